@@ -1,0 +1,31 @@
+#pragma once
+// The virtual cost of engine work, in one place (printed in every trace header). Costs are
+// computed from logical quantities (operations, bytes, syncs), never from the file-system calls
+// WiredTiger happens to make, whose order WiredTiger's own threads can change.
+#include <nlohmann/json.hpp>
+
+#include "sim/virtual_clock.h"
+
+namespace wtsim::engine {
+
+struct CostModel {
+  int cpu_cores = 2;
+  sim::Nanos cpu_per_op_ns = 20 * sim::kNsPerUs;     // one engine operation (a write, a read)
+  sim::Nanos cpu_per_byte_ns = 2;                    // encoding, copying
+  sim::Nanos disk_per_byte_ns = 2;                   // ~500 MB/s sequential
+  sim::Nanos disk_sync_ns = 1 * sim::kNsPerMs;       // one fsync
+  sim::Nanos checkpoint_base_ns = 20 * sim::kNsPerMs;
+  sim::Nanos restart_ns = 500 * sim::kNsPerMs;       // process start before recovery
+
+  nlohmann::json to_json() const {
+    return {{"cpu_cores", cpu_cores},
+            {"cpu_per_op_ns", cpu_per_op_ns},
+            {"cpu_per_byte_ns", cpu_per_byte_ns},
+            {"disk_per_byte_ns", disk_per_byte_ns},
+            {"disk_sync_ns", disk_sync_ns},
+            {"checkpoint_base_ns", checkpoint_base_ns},
+            {"restart_ns", restart_ns}};
+  }
+};
+
+}  // namespace wtsim::engine

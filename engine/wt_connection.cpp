@@ -1,0 +1,92 @@
+#include "engine/wt_connection.h"
+
+#include <cassert>
+#include <regex>
+
+#include "engine/wt_error.h"
+
+namespace wtsim::engine {
+
+WtConnection::~WtConnection() {
+  if (conn_ != nullptr) close_fenced();
+}
+
+int WtConnection::open(faults::SimFileSystem& fs, const WtConfig& config) {
+  assert(conn_ == nullptr);
+  home_ = fs.home();
+  handler_.iface.handle_error = on_error;
+  handler_.iface.handle_message = on_message;
+  handler_.owner = this;
+  const std::string cfg =
+      "create,cache_size=" + std::to_string(config.cache_mb) + "MB," +
+      "cache_max_wait_ms=" + std::to_string(config.cache_max_wait_ms) + "," +
+      "log=(enabled=true,archive=false,prealloc=false)," +
+      "transaction_sync=(enabled=true,method=none)," +
+      "file_manager=(close_idle_time=0)," +
+      "eviction=(threads_min=1,threads_max=1)," +
+      "statistics=(fast)," + fs.extension_config() +
+      (config.extra.empty() ? "" : "," + config.extra);
+  return wiredtiger_open(home_.c_str(), &handler_.iface, cfg.c_str(), &conn_);
+}
+
+int WtConnection::close() {
+  assert(conn_ != nullptr);
+  const int ret = conn_->close(conn_, nullptr);
+  conn_ = nullptr;
+  return ret;
+}
+
+void WtConnection::close_fenced() {
+  assert(conn_ != nullptr);
+  // The ghost keeps the old connection self-consistent, so it may even write on its way out.
+  (void)conn_->close(conn_, "leak_memory=true");
+  conn_ = nullptr;
+}
+
+WT_SESSION* WtConnection::open_session() {
+  WT_SESSION* session = nullptr;
+  check_wt(conn_->open_session(conn_, nullptr, "isolation=snapshot", &session), "open_session");
+  return session;
+}
+
+std::vector<std::string> WtConnection::take_messages() {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  out.swap(messages_);
+  return out;
+}
+
+void WtConnection::record(std::string message) {
+  // "[1600000000:123456][1234:0x7f...], file:kv.wt, ...": the time prefix is virtual but the
+  // process and thread ids are not, so both go.
+  static const std::regex prefix(R"(^(\[[^\]]*\])+,?\s*)");
+  message = std::regex_replace(message, prefix, "");
+  for (size_t pos; (pos = message.find(home_)) != std::string::npos;) {
+    message.replace(pos, home_.size(), "<home>");
+  }
+  std::lock_guard lock(mu_);
+  if (messages_.size() < 10'000) messages_.push_back(std::move(message));  // bounded
+}
+
+int WtConnection::on_error(WT_EVENT_HANDLER* h, WT_SESSION*, int, const char* message) {
+  reinterpret_cast<Handler*>(h)->owner->record(std::string("error: ") + message);
+  return 0;
+}
+
+int WtConnection::on_message(WT_EVENT_HANDLER* h, WT_SESSION*, const char* message) {
+  reinterpret_cast<Handler*>(h)->owner->record(std::string("message: ") + message);
+  return 0;
+}
+
+void warm_up_wiredtiger_once() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  WT_CONNECTION* conn = nullptr;
+  // A home that never touches the real disk.
+  if (wiredtiger_open("/wtsim-warm-up", nullptr, "create,in_memory=true", &conn) == 0) {
+    conn->close(conn, nullptr);
+  }
+}
+
+}  // namespace wtsim::engine

@@ -1,0 +1,65 @@
+#pragma once
+// One WiredTiger connection on a simulated file system, configured for determinism:
+// no checkpoint server, no statistics log, no log archiving or pre-allocation, a large cache with
+// one eviction thread, idle handles never closed. Commits write their log record synchronously
+// (transaction_sync method "none": written, not synced); durable commits ask for "sync=on".
+#include <wiredtiger.h>
+
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "faults/sim_file_system.h"
+
+namespace wtsim::engine {
+
+struct WtConfig {
+  uint64_t cache_mb = 256;
+  uint64_t cache_max_wait_ms = 100;  // a full cache returns WT_CACHE_FULL instead of blocking
+  std::string extra;                 // appended to wiredtiger_open's config
+};
+
+class WtConnection {
+ public:
+  WtConnection() = default;
+  ~WtConnection();
+  WtConnection(const WtConnection&) = delete;
+  WtConnection& operator=(const WtConnection&) = delete;
+
+  // Opens (and so recovers) the database on `fs`. Returns WiredTiger's code.
+  int open(faults::SimFileSystem& fs, const WtConfig& config);
+  // Clean close. After a crash use close_fenced(): the connection is abandoned with
+  // leak_memory=true (its threads stopped, nothing of it reaches storage).
+  int close();
+  void close_fenced();
+  bool is_open() const { return conn_ != nullptr; }
+  WT_CONNECTION* get() const { return conn_; }
+
+  WT_SESSION* open_session();
+
+  // WiredTiger's messages and errors, normalised (no time/pid prefix, home alias replaced), in
+  // the order they arrived. Drained by the caller into the trace.
+  std::vector<std::string> take_messages();
+
+ private:
+  struct Handler {
+    WT_EVENT_HANDLER iface;  // first member: WiredTiger hands this back
+    WtConnection* owner;
+  };
+  static int on_error(WT_EVENT_HANDLER*, WT_SESSION*, int error, const char* message);
+  static int on_message(WT_EVENT_HANDLER*, WT_SESSION*, const char* message);
+  void record(std::string message);
+
+  WT_CONNECTION* conn_ = nullptr;
+  std::string home_;
+  Handler handler_{};
+  std::mutex mu_;  // WiredTiger's own threads may report messages
+  std::vector<std::string> messages_;
+};
+
+// Runs one throw-away in-memory open/close so WiredTiger's one-time clock calibration happens on
+// the real clock, before any run virtualises it.
+void warm_up_wiredtiger_once();
+
+}  // namespace wtsim::engine

@@ -1,0 +1,295 @@
+#include "faults/disk.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
+#include <cstring>
+#include <set>
+
+namespace wtsim::faults {
+namespace {
+
+void apply_write(std::vector<uint8_t>& image, uint64_t offset, const uint8_t* data, size_t len) {
+  if (image.size() < offset + len) image.resize(offset + len, 0);
+  std::memcpy(image.data() + offset, data, len);
+}
+
+void apply_op(std::vector<uint8_t>& image, const PendingOp& op) {
+  if (op.truncate) {
+    image.resize(op.offset, 0);
+  } else {
+    apply_write(image, op.offset, op.data.data(), op.data.size());
+  }
+}
+
+}  // namespace
+
+Inode& Disk::inode(InodeId id) {
+  auto it = inodes_.find(id);
+  assert(it != inodes_.end());
+  return *it->second;
+}
+
+const Inode& Disk::inode(InodeId id) const {
+  auto it = inodes_.find(id);
+  assert(it != inodes_.end());
+  return *it->second;
+}
+
+bool Disk::exists(const std::string& name) const {
+  std::lock_guard lock(mu_);
+  return names_.count(name) != 0;
+}
+
+InodeId Disk::open(const std::string& name, bool create, bool durable_entry) {
+  std::lock_guard lock(mu_);
+  auto it = names_.find(name);
+  if (it != names_.end()) return it->second;
+  if (!create) return 0;
+  const InodeId id = next_id_++;
+  auto node = std::make_unique<Inode>();
+  node->id = id;
+  inodes_.emplace(id, std::move(node));
+  names_[name] = id;
+  if (durable_entry) durable_names_[name] = id;
+  return id;
+}
+
+int Disk::remove(const std::string& name, bool durable) {
+  std::lock_guard lock(mu_);
+  if (names_.erase(name) == 0) return ENOENT;
+  if (durable) durable_names_.erase(name);
+  return 0;
+}
+
+int Disk::rename(const std::string& from, const std::string& to, bool durable) {
+  std::lock_guard lock(mu_);
+  auto it = names_.find(from);
+  if (it == names_.end()) return ENOENT;
+  const InodeId id = it->second;
+  names_.erase(it);
+  names_[to] = id;
+  if (durable) {
+    auto d = durable_names_.find(from);
+    if (d != durable_names_.end() && d->second == id) durable_names_.erase(d);
+    durable_names_[to] = id;
+  }
+  return 0;
+}
+
+std::vector<std::string> Disk::list(const std::string& prefix) const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> out;
+  for (const auto& [name, id] : names_) {
+    if (name.compare(0, prefix.size(), prefix) == 0) out.push_back(name);
+  }
+  return out;
+}
+
+void Disk::sync_directory() {
+  std::lock_guard lock(mu_);
+  durable_names_ = names_;
+}
+
+int Disk::read(InodeId id, uint64_t offset, size_t len, void* buf) const {
+  std::lock_guard lock(mu_);
+  const Inode& node = inode(id);
+  if (offset + len > node.current.size()) return EIO;  // a short read is an error to WiredTiger
+  std::memcpy(buf, node.current.data() + offset, len);
+  return 0;
+}
+
+int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
+  std::lock_guard lock(mu_);
+  Inode& node = inode(id);
+  const uint64_t end = offset + len;
+  if (capacity_ != kUnlimited && end > node.current.size()) {
+    uint64_t used = 0;
+    std::set<InodeId> seen;
+    for (const auto& [name, nid] : names_) {
+      if (seen.insert(nid).second) used += inode(nid).current.size();
+    }
+    if (used + (end - node.current.size()) > capacity_) return ENOSPC;
+  }
+  const auto* bytes = static_cast<const uint8_t*>(buf);
+  apply_write(node.current, offset, bytes, len);
+  node.pending.push_back(PendingOp{false, offset, std::vector<uint8_t>(bytes, bytes + len)});
+  return 0;
+}
+
+int Disk::truncate(InodeId id, uint64_t size) {
+  std::lock_guard lock(mu_);
+  Inode& node = inode(id);
+  node.current.resize(size, 0);
+  node.pending.push_back(PendingOp{true, size, {}});
+  return 0;
+}
+
+uint64_t Disk::size(InodeId id) const {
+  std::lock_guard lock(mu_);
+  return inode(id).current.size();
+}
+
+void Disk::sync(InodeId id) {
+  std::lock_guard lock(mu_);
+  Inode& node = inode(id);
+  // Replaying the list is far cheaper than copying the whole image at every sync.
+  for (const PendingOp& op : node.pending) apply_op(node.durable, op);
+  node.pending.clear();
+  ++syncs_;
+}
+
+void Disk::drop_dirty(InodeId id) {
+  std::lock_guard lock(mu_);
+  inode(id).pending.clear();
+}
+
+std::unique_ptr<Disk> Disk::clone_visible() const {
+  std::lock_guard lock(mu_);
+  auto copy = std::make_unique<Disk>();
+  copy->names_ = names_;
+  copy->durable_names_ = names_;
+  copy->next_id_ = next_id_;
+  for (const auto& [name, id] : names_) {
+    if (copy->inodes_.count(id) != 0) continue;
+    auto node = std::make_unique<Inode>();
+    node->id = id;
+    node->current = inode(id).current;
+    node->durable = node->current;
+    copy->inodes_.emplace(id, std::move(node));
+  }
+  // Removed-but-open files stay readable to their handles, as on POSIX.
+  for (const auto& [id, node] : inodes_) {
+    if (copy->inodes_.count(id) != 0) continue;
+    auto orphan = std::make_unique<Inode>();
+    orphan->id = id;
+    orphan->current = node->current;
+    orphan->durable = node->current;
+    copy->inodes_.emplace(id, std::move(orphan));
+  }
+  return copy;
+}
+
+void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileReport& report) {
+  const size_t n = node.pending.size();
+  report.pending_ops = n;
+  switch (mode) {
+    case CrashMode::kDropUnsynced:
+      break;
+    case CrashMode::kTornPrefix: {
+      const size_t keep = static_cast<size_t>(rng.below(n + 1));
+      for (size_t i = 0; i < keep; ++i) apply_op(node.durable, node.pending[i]);
+      report.kept_ops = keep;
+      if (keep < n && !node.pending[keep].truncate) {
+        const PendingOp& torn = node.pending[keep];
+        const uint64_t sectors = torn.data.size() / kSectorBytes;
+        const uint64_t kept_bytes = rng.below(sectors + 1) * kSectorBytes;
+        apply_write(node.durable, torn.offset, torn.data.data(), kept_bytes);
+        report.torn_bytes = kept_bytes;
+      }
+      break;
+    }
+    case CrashMode::kSectorDamage:
+      for (const PendingOp& op : node.pending) {
+        if (op.truncate) {
+          if (rng.chance(0.5)) apply_op(node.durable, op), ++report.kept_ops;
+          continue;
+        }
+        uint64_t pos = 0;
+        while (pos < op.data.size()) {
+          // Sectors are aligned to absolute file offsets.
+          const uint64_t abs = op.offset + pos;
+          const uint64_t chunk = std::min<uint64_t>(kSectorBytes - abs % kSectorBytes,
+                                                    op.data.size() - pos);
+          if (rng.chance(0.5)) {
+            apply_write(node.durable, abs, op.data.data() + pos, chunk);
+            report.torn_bytes += chunk;
+          }
+          pos += chunk;
+        }
+      }
+      break;
+  }
+  node.pending.clear();
+  node.current = node.durable;
+  report.durable_bytes = node.durable.size();
+}
+
+std::vector<CrashFileReport> Disk::crash(CrashMode mode, sim::Rng& rng) {
+  std::lock_guard lock(mu_);
+  std::vector<CrashFileReport> reports;
+  std::unordered_map<InodeId, std::unique_ptr<Inode>> survivors;
+  for (const auto& [name, id] : durable_names_) {  // sorted by name: deterministic rng draws
+    CrashFileReport report;
+    report.name = name;
+    if (survivors.count(id) == 0) {
+      auto it = inodes_.find(id);
+      assert(it != inodes_.end());
+      apply_kept(*it->second, mode, rng, report);
+      survivors.emplace(id, std::move(it->second));
+      inodes_.erase(it);
+    }
+    reports.push_back(std::move(report));
+  }
+  inodes_ = std::move(survivors);
+  names_ = durable_names_;
+  return reports;
+}
+
+bool Disk::flip_bit(const std::string& name, uint64_t offset, int bit) {
+  std::lock_guard lock(mu_);
+  auto it = names_.find(name);
+  if (it == names_.end()) return false;
+  Inode& node = inode(it->second);
+  if (node.durable.empty()) return false;
+  offset %= node.durable.size();
+  node.durable[offset] ^= static_cast<uint8_t>(1u << (bit & 7));
+  if (offset < node.current.size()) node.current[offset] ^= static_cast<uint8_t>(1u << (bit & 7));
+  return true;
+}
+
+uint64_t Disk::used_bytes() const {
+  std::lock_guard lock(mu_);
+  uint64_t used = 0;
+  std::set<InodeId> seen;
+  for (const auto& [name, id] : names_) {
+    if (seen.insert(id).second) used += inode(id).current.size();
+  }
+  return used;
+}
+
+void Disk::set_capacity(uint64_t bytes) {
+  std::lock_guard lock(mu_);
+  capacity_ = bytes;
+}
+
+uint64_t Disk::capacity() const {
+  std::lock_guard lock(mu_);
+  return capacity_;
+}
+
+std::vector<FileInfo> Disk::files() const {
+  std::lock_guard lock(mu_);
+  std::vector<FileInfo> out;
+  for (const auto& [name, id] : names_) {
+    const Inode& node = inode(id);
+    auto d = durable_names_.find(name);
+    out.push_back({name, node.current.size(), node.durable.size(), node.pending.size(),
+                   d != durable_names_.end() && d->second == id});
+  }
+  return out;
+}
+
+std::vector<uint8_t> Disk::durable_image(const std::string& name) const {
+  std::lock_guard lock(mu_);
+  auto it = durable_names_.find(name);
+  return it == durable_names_.end() ? std::vector<uint8_t>{} : inode(it->second).durable;
+}
+
+std::vector<uint8_t> Disk::visible_image(const std::string& name) const {
+  std::lock_guard lock(mu_);
+  auto it = names_.find(name);
+  return it == names_.end() ? std::vector<uint8_t>{} : inode(it->second).current;
+}
+
+}  // namespace wtsim::faults

@@ -1,0 +1,113 @@
+#pragma once
+// The simulated storage device with one flat directory, modelled like a POSIX file system over a
+// volatile page cache:
+// - each file (inode) has a durable image and the writes since its last sync, kept as a list so a
+//   crash can keep any prefix or subset of them;
+// - directory entries (create, rename, remove) become durable only at a directory sync, or at once
+//   when the caller asks for a durable operation.
+// Thread-safe (WiredTiger's own threads may call in); holds no fiber state.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "faults/crash_mode.h"
+#include "sim/random.h"
+
+namespace wtsim::faults {
+
+using InodeId = uint64_t;
+
+struct PendingOp {
+  bool truncate = false;
+  uint64_t offset = 0;         // write: where; truncate: the new size
+  std::vector<uint8_t> data;   // write only
+};
+
+struct Inode {
+  InodeId id = 0;
+  std::vector<uint8_t> durable;  // what survives a crash
+  std::vector<uint8_t> current;  // what reads see (durable + pending)
+  std::vector<PendingOp> pending;
+};
+
+// What a crash kept of one file's unsynced writes.
+struct CrashFileReport {
+  std::string name;
+  size_t pending_ops = 0;
+  size_t kept_ops = 0;       // whole ops kept
+  uint64_t torn_bytes = 0;   // bytes kept of a partly kept op
+  uint64_t durable_bytes = 0;
+};
+
+struct FileInfo {
+  std::string name;
+  uint64_t current_bytes = 0;
+  uint64_t durable_bytes = 0;
+  size_t pending_ops = 0;
+  bool durable_entry = false;  // the name survives a crash
+};
+
+class Disk {
+ public:
+  static constexpr uint64_t kUnlimited = UINT64_MAX;
+
+  Disk() = default;
+  Disk(const Disk&) = delete;
+  Disk& operator=(const Disk&) = delete;
+
+  // --- Namespace. Names are relative to the single directory. ---
+  bool exists(const std::string& name) const;
+  // Returns the inode, creating the file if `create`; 0 if absent and not created.
+  InodeId open(const std::string& name, bool create, bool durable_entry);
+  int remove(const std::string& name, bool durable);
+  int rename(const std::string& from, const std::string& to, bool durable);
+  std::vector<std::string> list(const std::string& prefix) const;  // sorted
+  void sync_directory();
+
+  // --- File data. Return 0 or an errno. ---
+  int read(InodeId id, uint64_t offset, size_t len, void* buf) const;
+  int write(InodeId id, uint64_t offset, const void* buf, size_t len);
+  int truncate(InodeId id, uint64_t size);
+  uint64_t size(InodeId id) const;
+  void sync(InodeId id);
+  // After a failed fsync on Linux the dirty pages are marked clean: reads still see the data but
+  // it will never reach the durable image.
+  void drop_dirty(InodeId id);
+
+  // --- Whole device. ---
+  // A private copy of everything as now visible (pending applied, all durable): the "ghost" an
+  // old connection keeps after a crash so that nothing it does reaches this disk.
+  std::unique_ptr<Disk> clone_visible() const;
+  // Replaces the state with what survives a crash in `mode`; returns what it kept, by file name.
+  std::vector<CrashFileReport> crash(CrashMode mode, sim::Rng& rng);
+  // Latent corruption: flips one bit of a file's data (durable and visible).
+  bool flip_bit(const std::string& name, uint64_t offset, int bit);
+
+  uint64_t used_bytes() const;
+  void set_capacity(uint64_t bytes);
+  uint64_t capacity() const;
+  std::vector<FileInfo> files() const;  // sorted by name
+  // The durable image of a named file (tests, restore checks).
+  std::vector<uint8_t> durable_image(const std::string& name) const;
+  std::vector<uint8_t> visible_image(const std::string& name) const;
+  uint64_t syncs() const { return syncs_; }
+
+ private:
+  Inode& inode(InodeId id);
+  const Inode& inode(InodeId id) const;
+  void apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileReport& report);
+
+  mutable std::mutex mu_;
+  std::map<std::string, InodeId> names_;          // visible directory
+  std::map<std::string, InodeId> durable_names_;  // directory as of its last sync
+  std::unordered_map<InodeId, std::unique_ptr<Inode>> inodes_;  // lookup only, never iterated
+  InodeId next_id_ = 1;
+  uint64_t capacity_ = kUnlimited;
+  uint64_t syncs_ = 0;
+};
+
+}  // namespace wtsim::faults

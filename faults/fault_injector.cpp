@@ -1,0 +1,95 @@
+#include "faults/fault_injector.h"
+
+#include <cerrno>
+
+namespace wtsim::faults {
+
+const char* to_string(FsOp op) {
+  switch (op) {
+    case FsOp::kRead: return "read";
+    case FsOp::kWrite: return "write";
+    case FsOp::kSync: return "sync";
+    case FsOp::kTruncate: return "truncate";
+    case FsOp::kCreate: return "create";
+    case FsOp::kRename: return "rename";
+    case FsOp::kRemove: return "remove";
+  }
+  return "?";
+}
+
+FaultInjector::FaultInjector(FaultPlan plan)
+    : plan_(std::move(plan)), matched_(plan_.faults.size(), 0), spent_(plan_.faults.size(), false) {}
+
+bool FaultInjector::matches(const Fault& f, FsOp op, const std::string& file) const {
+  if (!f.file.empty() && file.find(f.file) == std::string::npos) return false;
+  switch (f.kind) {
+    case FaultKind::kIoError:
+      return (f.op == DiskOp::kRead && op == FsOp::kRead) ||
+             (f.op == DiskOp::kWrite && op == FsOp::kWrite) ||
+             (f.op == DiskOp::kSync && op == FsOp::kSync);
+    case FaultKind::kMisdirectedWrite:
+      return op == FsOp::kWrite;
+    default:
+      return false;
+  }
+}
+
+FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file) {
+  FaultDecision d;
+  if (op != FsOp::kRead) ++mutating_ops_;
+  if (!enabled_) return d;
+  for (size_t i = 0; i < plan_.faults.size(); ++i) {
+    const Fault& f = plan_.faults[i];
+    if (spent_[i] || !f.at_disk_op) continue;
+    if (f.kind == FaultKind::kCrash) {
+      if (op == FsOp::kRead || mutating_ops_ != *f.at_disk_op) continue;
+      spent_[i] = true;
+      d.crash = true;
+      d.crash_mode = f.crash_mode;
+      fired_.push_back({i, mutating_ops_, file, std::string("crash before ") + to_string(op)});
+      return d;  // nothing else happens to an op that never reaches the disk
+    }
+    if (!matches(f, op, file)) continue;
+    const uint64_t n = ++matched_[i];
+    if (n < *f.at_disk_op) continue;
+    if (f.kind == FaultKind::kIoError) {
+      if (!f.sticky) spent_[i] = true;
+      d.error = EIO;
+      d.drop_dirty = f.drop_dirty && op == FsOp::kSync;
+      if (n == *f.at_disk_op) {  // a sticky error is recorded once, when it starts
+        fired_.push_back({i, mutating_ops_, file, std::string("EIO on ") + to_string(op)});
+      }
+    } else if (f.kind == FaultKind::kMisdirectedWrite) {
+      spent_[i] = true;
+      d.misdirect_bytes = f.misdirect_bytes;
+      fired_.push_back({i, mutating_ops_, file, "misdirected write"});
+    }
+  }
+  return d;
+}
+
+double FaultInjector::latency_factor(sim::Nanos now_ns) const {
+  double factor = 1.0;
+  for (const Fault& f : plan_.faults) {
+    if (f.kind == FaultKind::kLatency && now_ns >= *f.at_ns && now_ns < f.until_ns) factor *= f.factor;
+  }
+  return factor;
+}
+
+std::optional<uint64_t> FaultInjector::capacity_at(sim::Nanos now_ns) const {
+  std::optional<uint64_t> cap;
+  for (const Fault& f : plan_.faults) {
+    if (f.kind == FaultKind::kDiskFull && now_ns >= *f.at_ns && now_ns < f.until_ns) {
+      cap = cap ? std::min(*cap, f.capacity_bytes) : f.capacity_bytes;
+    }
+  }
+  return cap;
+}
+
+std::vector<FiredFault> FaultInjector::take_fired() {
+  std::vector<FiredFault> out;
+  out.swap(fired_);
+  return out;
+}
+
+}  // namespace wtsim::faults

@@ -1,0 +1,62 @@
+#pragma once
+// Executes the count-triggered part of a fault plan against the stream of disk operations, and
+// answers the time-window questions (disk capacity, latency). Time-triggered crashes and bit
+// flips are executed by the world's fault actor, on virtual time.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "faults/fault_plan.h"
+
+namespace wtsim::faults {
+
+enum class FsOp { kRead, kWrite, kSync, kTruncate, kCreate, kRename, kRemove };
+const char* to_string(FsOp op);
+
+struct FaultDecision {
+  int error = 0;             // errno to return instead of doing the op
+  bool drop_dirty = false;   // with a sync error: the dirty data is lost
+  bool crash = false;        // crash before this op reaches the disk
+  CrashMode crash_mode = CrashMode::kDropUnsynced;
+  uint64_t misdirect_bytes = 0;  // a write lands this much further on
+};
+
+// A fault that fired, for the trace.
+struct FiredFault {
+  size_t plan_index = 0;
+  uint64_t disk_op = 0;  // the mutating-op count when it fired
+  std::string file;
+  std::string what;
+};
+
+class FaultInjector {
+ public:
+  explicit FaultInjector(FaultPlan plan);
+
+  // One disk operation by the simulation thread. Operations of WiredTiger's own threads are not
+  // counted: their timing is not deterministic.
+  FaultDecision on_disk_op(FsOp op, const std::string& file);
+
+  double latency_factor(sim::Nanos now_ns) const;
+  std::optional<uint64_t> capacity_at(sim::Nanos now_ns) const;
+
+  const FaultPlan& plan() const { return plan_; }
+  uint64_t mutating_ops() const { return mutating_ops_; }
+  // Faults fired since the last call, in firing order.
+  std::vector<FiredFault> take_fired();
+  // Stops count-triggered faults (liveness phase, or after the node is fenced).
+  void set_enabled(bool enabled) { enabled_ = enabled; }
+
+ private:
+  bool matches(const Fault& f, FsOp op, const std::string& file) const;
+
+  FaultPlan plan_;
+  std::vector<uint64_t> matched_;  // per fault: matching ops so far
+  std::vector<bool> spent_;        // per fault: a one-shot fault that fired
+  uint64_t mutating_ops_ = 0;
+  bool enabled_ = true;
+  std::vector<FiredFault> fired_;
+};
+
+}  // namespace wtsim::faults

@@ -1,0 +1,267 @@
+#include "faults/sim_file_system.h"
+
+#include <wiredtiger_ext.h>
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+
+namespace wtsim::faults {
+namespace {
+
+struct Handle {
+  WT_FILE_HANDLE iface;  // first member: WiredTiger hands this pointer back
+  SimFileSystem* fs;
+  InodeId inode;
+  bool directory;
+  std::string name;  // relative
+};
+
+SimFileSystem* owner_of(WT_FILE_SYSTEM* fs) {
+  return reinterpret_cast<SimFileSystem::Iface*>(fs)->owner;
+}
+
+Handle* handle_of(WT_FILE_HANDLE* fh) { return reinterpret_cast<Handle*>(fh); }
+
+int fs_directory_list_impl(WT_FILE_SYSTEM* wfs, const char* directory, const char* prefix,
+                           char*** dirlistp, uint32_t* countp, bool single) {
+  SimFileSystem* fs = owner_of(wfs);
+  (void)directory;  // one flat directory
+  std::lock_guard lock(fs->mutex());
+  std::vector<std::string> names = fs->disk().list(prefix == nullptr ? "" : prefix);
+  if (single && names.size() > 1) names.resize(1);
+  char** list = static_cast<char**>(std::calloc(names.size() + 1, sizeof(char*)));
+  if (list == nullptr) return ENOMEM;
+  for (size_t i = 0; i < names.size(); ++i) list[i] = strdup(names[i].c_str());
+  *dirlistp = list;
+  *countp = static_cast<uint32_t>(names.size());
+  return 0;
+}
+
+int fs_directory_list(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* directory, const char* prefix,
+                      char*** dirlistp, uint32_t* countp) {
+  return fs_directory_list_impl(wfs, directory, prefix, dirlistp, countp, false);
+}
+
+int fs_directory_list_single(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* directory,
+                             const char* prefix, char*** dirlistp, uint32_t* countp) {
+  return fs_directory_list_impl(wfs, directory, prefix, dirlistp, countp, true);
+}
+
+int fs_directory_list_free(WT_FILE_SYSTEM*, WT_SESSION*, char** dirlist, uint32_t count) {
+  if (dirlist == nullptr) return 0;
+  for (uint32_t i = 0; i < count; ++i) std::free(dirlist[i]);
+  std::free(dirlist);
+  return 0;
+}
+
+int fs_exist(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, bool* existp) {
+  SimFileSystem* fs = owner_of(wfs);
+  const std::string rel = fs->relative(name);
+  std::lock_guard lock(fs->mutex());
+  *existp = rel.empty() || fs->disk().exists(rel);
+  return 0;
+}
+
+int fh_close(WT_FILE_HANDLE* fh, WT_SESSION*) {
+  Handle* h = handle_of(fh);
+  std::free(h->iface.name);
+  delete h;
+  return 0;
+}
+
+int fh_lock(WT_FILE_HANDLE*, WT_SESSION*, bool) { return 0; }
+
+int fh_read(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, void* buf) {
+  Handle* h = handle_of(fh);
+  const FaultDecision d = h->fs->check(FsOp::kRead, h->name);
+  if (d.error != 0) return d.error;
+  std::lock_guard lock(h->fs->mutex());
+  h->fs->mutable_stats().reads++;
+  h->fs->mutable_stats().bytes_read += len;
+  return h->fs->disk().read(h->inode, static_cast<uint64_t>(offset), len, buf);
+}
+
+int fh_write(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, const void* buf) {
+  Handle* h = handle_of(fh);
+  const FaultDecision d = h->fs->check(FsOp::kWrite, h->name);
+  if (d.error != 0) return d.error;
+  std::lock_guard lock(h->fs->mutex());
+  h->fs->mutable_stats().writes++;
+  h->fs->mutable_stats().bytes_written += len;
+  return h->fs->disk().write(h->inode, static_cast<uint64_t>(offset) + d.misdirect_bytes, buf, len);
+}
+
+int fh_size(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t* sizep) {
+  Handle* h = handle_of(fh);
+  std::lock_guard lock(h->fs->mutex());
+  *sizep = h->directory ? 0 : static_cast<wt_off_t>(h->fs->disk().size(h->inode));
+  return 0;
+}
+
+int fh_sync(WT_FILE_HANDLE* fh, WT_SESSION*) {
+  Handle* h = handle_of(fh);
+  const FaultDecision d = h->fs->check(FsOp::kSync, h->name);
+  std::lock_guard lock(h->fs->mutex());
+  if (d.error != 0) {
+    if (d.drop_dirty && !h->directory) h->fs->disk().drop_dirty(h->inode);
+    return d.error;
+  }
+  h->fs->mutable_stats().syncs++;
+  if (h->directory) {
+    h->fs->disk().sync_directory();
+  } else {
+    h->fs->disk().sync(h->inode);
+  }
+  return 0;
+}
+
+int fh_truncate(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t len) {
+  Handle* h = handle_of(fh);
+  const FaultDecision d = h->fs->check(FsOp::kTruncate, h->name);
+  if (d.error != 0) return d.error;
+  std::lock_guard lock(h->fs->mutex());
+  return h->fs->disk().truncate(h->inode, static_cast<uint64_t>(len));
+}
+
+int fs_open_file(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, WT_FS_OPEN_FILE_TYPE type,
+                 uint32_t flags, WT_FILE_HANDLE** fhp) {
+  SimFileSystem* fs = owner_of(wfs);
+  const std::string rel = fs->relative(name);
+  const bool directory = type == WT_FS_OPEN_FILE_TYPE_DIRECTORY || rel.empty();
+  InodeId inode = 0;
+  if (!directory) {
+    const bool create = (flags & WT_FS_OPEN_CREATE) != 0;
+    bool exists;
+    {
+      std::lock_guard lock(fs->mutex());
+      exists = fs->disk().exists(rel);
+    }
+    if (exists && (flags & WT_FS_OPEN_EXCLUSIVE) != 0) return EEXIST;
+    if (!exists && !create) return ENOENT;
+    if (!exists) {
+      const FaultDecision d = fs->check(FsOp::kCreate, rel);
+      if (d.error != 0) return d.error;
+    }
+    std::lock_guard lock(fs->mutex());
+    inode = fs->disk().open(rel, create, (flags & WT_FS_OPEN_DURABLE) != 0);
+    if (inode == 0) return ENOENT;
+  }
+  auto* h = new Handle{};
+  h->fs = fs;
+  h->inode = inode;
+  h->directory = directory;
+  h->name = rel;
+  h->iface.file_system = wfs;
+  h->iface.name = strdup(name);
+  h->iface.close = fh_close;
+  h->iface.fh_lock = fh_lock;
+  h->iface.fh_read = fh_read;
+  h->iface.fh_size = fh_size;
+  h->iface.fh_sync = fh_sync;
+  if (!directory) {
+    h->iface.fh_write = fh_write;
+    h->iface.fh_truncate = fh_truncate;
+  }
+  *fhp = &h->iface;
+  return 0;
+}
+
+int fs_remove(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, uint32_t flags) {
+  SimFileSystem* fs = owner_of(wfs);
+  const std::string rel = fs->relative(name);
+  const FaultDecision d = fs->check(FsOp::kRemove, rel);
+  if (d.error != 0) return d.error;
+  std::lock_guard lock(fs->mutex());
+  return fs->disk().remove(rel, (flags & WT_FS_DURABLE) != 0);
+}
+
+int fs_rename(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* from, const char* to, uint32_t flags) {
+  SimFileSystem* fs = owner_of(wfs);
+  const std::string rel_from = fs->relative(from);
+  const std::string rel_to = fs->relative(to);
+  const FaultDecision d = fs->check(FsOp::kRename, rel_to);
+  if (d.error != 0) return d.error;
+  std::lock_guard lock(fs->mutex());
+  return fs->disk().rename(rel_from, rel_to, (flags & WT_FS_DURABLE) != 0);
+}
+
+int fs_size(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, wt_off_t* sizep) {
+  SimFileSystem* fs = owner_of(wfs);
+  const std::string rel = fs->relative(name);
+  std::lock_guard lock(fs->mutex());
+  const InodeId inode = fs->disk().open(rel, false, false);
+  if (inode == 0) return ENOENT;
+  *sizep = static_cast<wt_off_t>(fs->disk().size(inode));
+  return 0;
+}
+
+int fs_terminate(WT_FILE_SYSTEM*, WT_SESSION*) { return 0; }  // owned by SimFileSystem
+
+}  // namespace
+
+SimFileSystem::SimFileSystem(Disk& disk, FaultInjector* faults, std::string home)
+    : disk_(&disk), faults_(faults), home_(std::move(home)), sim_thread_(std::this_thread::get_id()) {
+  static_assert(offsetof(Iface, fs) == 0);
+  iface_.owner = this;
+  WT_FILE_SYSTEM& fs = iface_.fs;
+  fs.fs_directory_list = fs_directory_list;
+  fs.fs_directory_list_single = fs_directory_list_single;
+  fs.fs_directory_list_free = fs_directory_list_free;
+  fs.fs_exist = fs_exist;
+  fs.fs_open_file = fs_open_file;
+  fs.fs_remove = fs_remove;
+  fs.fs_rename = fs_rename;
+  fs.fs_size = fs_size;
+  fs.terminate = fs_terminate;
+}
+
+SimFileSystem::~SimFileSystem() = default;
+
+std::string SimFileSystem::extension_config() const {
+  // WiredTiger looks the entry point up in the running program (exported with -rdynamic); the
+  // file system's address travels through the extension's config.
+  return "extensions=[local={entry=wtsim_install_file_system,early_load=true,config=(fs=" +
+         std::to_string(reinterpret_cast<uintptr_t>(this)) + ")}]";
+}
+
+std::string SimFileSystem::relative(const char* name) const {
+  std::string s = name == nullptr ? "" : name;
+  if (s.compare(0, home_.size(), home_) == 0) s.erase(0, home_.size());
+  while (!s.empty() && s.front() == '/') s.erase(0, 1);
+  while (s.compare(0, 2, "./") == 0) s.erase(0, 2);
+  if (s == ".") s.clear();
+  return s;
+}
+
+FaultDecision SimFileSystem::check(FsOp op, const std::string& file) {
+  if (std::this_thread::get_id() != sim_thread_) {
+    stats_.foreign_thread_ops++;
+    return {};
+  }
+  if (faults_ == nullptr || fenced_.load()) return {};
+  FaultDecision d = faults_->on_disk_op(op, file);
+  if (d.crash && crash_handler_) crash_handler_(d.crash_mode);
+  return d;
+}
+
+void SimFileSystem::fence() {
+  std::lock_guard lock(mu_);
+  if (fenced_.load()) return;
+  ghost_ = disk_->clone_visible();
+  disk_ = ghost_.get();
+  fenced_.store(true);
+}
+
+}  // namespace wtsim::faults
+
+// The extension entry point named in extension_config(). Exported from the executable.
+extern "C" int wtsim_install_file_system(WT_CONNECTION* conn, WT_CONFIG_ARG* config) {
+  WT_EXTENSION_API* api = conn->get_extension_api(conn);
+  WT_CONFIG_ITEM value;
+  int ret = api->config_get(api, nullptr, config, "fs", &value);
+  if (ret != 0) return ret;
+  auto* fs = reinterpret_cast<wtsim::faults::SimFileSystem*>(static_cast<uintptr_t>(value.val));
+  return conn->set_file_system(conn, fs->wt_file_system(), nullptr);
+}

@@ -1,0 +1,168 @@
+#include "models/kv_model.h"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+
+namespace wtsim::models {
+namespace {
+
+std::string render(const Value& v) { return v ? "\"" + v->substr(0, 24) + "\"" : "absent"; }
+
+Value lookup(const KvState& state, const std::string& key) {
+  auto it = state.find(key);
+  return it == state.end() ? Value{} : Value{it->second};
+}
+
+}  // namespace
+
+std::string KvModel::make_value(uint64_t seq, size_t bytes) {
+  std::string v = std::to_string(seq) + ":";
+  while (v.size() < bytes) v.push_back(static_cast<char>('a' + (seq + v.size()) % 26));
+  return v;
+}
+
+std::optional<uint64_t> KvModel::seq_of(const std::string& value) {
+  const size_t colon = value.find(':');
+  if (colon == std::string::npos || colon == 0 || colon > 20) return std::nullopt;
+  uint64_t seq = 0;
+  for (size_t i = 0; i < colon; ++i) {
+    if (value[i] < '0' || value[i] > '9') return std::nullopt;
+    seq = seq * 10 + static_cast<uint64_t>(value[i] - '0');
+  }
+  return seq;
+}
+
+const CommitRecord& KvModel::record(uint64_t seq) const {
+  assert(seq > base_seq_ && seq < next_seq_);
+  return history_[seq - base_seq_ - 1];
+}
+
+CommitRecord& KvModel::record(uint64_t seq) {
+  assert(seq > base_seq_ && seq < next_seq_);
+  return history_[seq - base_seq_ - 1];
+}
+
+uint64_t KvModel::begin_commit(std::vector<KvWrite> writes, bool durable) {
+  const uint64_t seq = next_seq_++;
+  for (const KvWrite& w : writes) {
+    auto& seqs = writes_by_key_[w.key];
+    if (seqs.empty() || seqs.back() != seq) seqs.push_back(seq);
+  }
+  history_.push_back(CommitRecord{seq, std::move(writes), durable, CommitFate::kPending});
+  return seq;
+}
+
+void KvModel::ack(uint64_t seq) {
+  CommitRecord& r = record(seq);
+  assert(r.fate == CommitFate::kPending);
+  r.fate = CommitFate::kAcked;
+  last_acked_ = std::max(last_acked_, seq);
+  if (r.durable) durable_point_ = std::max(durable_point_, seq);
+}
+
+void KvModel::in_doubt(uint64_t seq) {
+  CommitRecord& r = record(seq);
+  assert(r.fate == CommitFate::kPending);
+  r.fate = CommitFate::kInDoubt;
+}
+
+void KvModel::aborted(uint64_t seq) {
+  CommitRecord& r = record(seq);
+  assert(r.fate == CommitFate::kPending);
+  r.fate = CommitFate::kAborted;
+}
+
+void KvModel::flush_returned(uint64_t covered_seq) {
+  durable_point_ = std::max(durable_point_, covered_seq);
+}
+
+void KvModel::crashed() {
+  for (CommitRecord& r : history_) {
+    if (r.fate == CommitFate::kPending) r.fate = CommitFate::kInDoubt;
+  }
+}
+
+RecoveryCheck KvModel::check(const KvState& recovered) const {
+  RecoveryCheck out;
+  out.durable_point = durable_point_;
+  // 1. Every recovered value must come from the base or a commit of the history.
+  uint64_t cut = std::max(durable_point_, base_seq_);
+  std::set<uint64_t> seen_commits;
+  for (const auto& [key, value] : recovered) {
+    auto seq = seq_of(value);
+    const bool from_base = lookup(base_, key) == Value{value};
+    bool from_history = false;
+    if (seq && *seq > base_seq_ && *seq < next_seq_) {
+      for (const KvWrite& w : record(*seq).writes) from_history |= (w.key == key && w.value == value);
+    }
+    if (from_history && record(*seq).fate == CommitFate::kAborted) {
+      out.ok = false;
+      out.mismatches.push_back({key, "no value of an aborted commit", render(value) + " (never written: aborted)"});
+    } else if (from_history) {
+      cut = std::max(cut, *seq);
+      seen_commits.insert(*seq);
+    } else if (!from_base) {
+      out.ok = false;
+      out.mismatches.push_back({key, "a value some commit wrote", render(value) + " (never written)"});
+    }
+  }
+  out.cut = cut;
+  // 2. Decide each in-doubt commit at or below the cut: present if any of its values shows.
+  auto included = [&](const CommitRecord& r) {
+    return r.fate == CommitFate::kAcked || seen_commits.count(r.seq) != 0;
+  };
+  // 3. Every key written at or below the cut must show the latest included write.
+  for (const auto& [key, seqs] : writes_by_key_) {
+    Value expected = lookup(base_, key);
+    for (uint64_t seq : seqs) {
+      if (seq > cut) break;
+      const CommitRecord& r = record(seq);
+      if (!included(r)) continue;
+      for (const KvWrite& w : r.writes) {
+        if (w.key == key) expected = w.value;
+      }
+    }
+    const Value found = lookup(recovered, key);
+    if (found != expected && out.mismatches.size() < kMaxMismatchesReported) {
+      out.mismatches.push_back({key, render(expected), render(found)});
+    }
+    if (found != expected) out.ok = false;
+  }
+  for (const CommitRecord& r : history_) {
+    if (r.seq > cut && r.fate == CommitFate::kAcked) ++out.lost_acked;
+  }
+  if (!out.ok) {
+    const Mismatch& m = out.mismatches.front();
+    out.summary = "key " + m.key + ": expected " + m.expected + ", found " + m.found +
+                  " (state matches no prefix >= durable point " + std::to_string(durable_point_) +
+                  "; " + std::to_string(out.mismatches.size()) + " keys differ)";
+  }
+  return out;
+}
+
+void KvModel::rebase(const KvState& recovered) {
+  base_ = recovered;
+  base_seq_ = next_seq_ - 1;
+  history_.clear();
+  writes_by_key_.clear();
+  last_acked_ = base_seq_;
+  durable_point_ = base_seq_;
+}
+
+KvState KvModel::acked_state() const {
+  KvState state = base_;
+  for (const CommitRecord& r : history_) {
+    if (r.fate != CommitFate::kAcked) continue;
+    for (const KvWrite& w : r.writes) {
+      if (w.value) {
+        state[w.key] = *w.value;
+      } else {
+        state.erase(w.key);
+      }
+    }
+  }
+  return state;
+}
+
+}  // namespace wtsim::models

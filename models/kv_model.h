@@ -1,0 +1,96 @@
+#pragma once
+// The expected state of a key/value store across crashes (the oracle), kept outside the faulty
+// disk. It records every commit in commit order with its fate:
+//   acked    - the engine reported success;
+//   in doubt - begun but cut by a crash, or failed with an error that may still have been logged;
+//   aborted  - rolled back before commit was asked for: must never appear.
+// and the durable point D: every acked commit at or below D must survive a crash (durable
+// commits when acked; others once a journal flush that started after them returned).
+//
+// After recovery, the recovered state must be the state after some prefix C >= D of the commit
+// history, in which each in-doubt commit is wholly present or wholly absent (the pending-bit idea
+// of RocksDB's db_stress, extended to non-durable writes whose losses must form a suffix).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wtsim::models {
+
+using Value = std::optional<std::string>;  // nullopt: absent (deleted)
+using KvState = std::map<std::string, std::string>;
+
+struct KvWrite {
+  std::string key;
+  Value value;
+};
+
+enum class CommitFate { kPending, kAcked, kInDoubt, kAborted };
+
+struct CommitRecord {
+  uint64_t seq = 0;
+  std::vector<KvWrite> writes;
+  bool durable = false;
+  CommitFate fate = CommitFate::kPending;
+};
+
+struct Mismatch {
+  std::string key;
+  std::string expected;  // rendering of the allowed value(s)
+  std::string found;
+};
+
+struct RecoveryCheck {
+  bool ok = true;
+  uint64_t cut = 0;                // C: the prefix the state corresponds to
+  uint64_t durable_point = 0;      // D
+  uint64_t lost_acked = 0;         // acked commits above C (allowed only if non-durable)
+  std::vector<Mismatch> mismatches;  // first few, key order
+  std::string summary;             // one line for the trace when !ok
+};
+
+class KvModel {
+ public:
+  static constexpr size_t kMaxMismatchesReported = 8;
+
+  // Values written by the workload carry their commit's sequence number: "<seq>:<filler>".
+  static std::string make_value(uint64_t seq, size_t bytes);
+  static std::optional<uint64_t> seq_of(const std::string& value);
+
+  uint64_t begin_commit(std::vector<KvWrite> writes, bool durable);
+  void ack(uint64_t seq);
+  void in_doubt(uint64_t seq);
+  // Rolled back before commit was asked for: must never appear.
+  void aborted(uint64_t seq);
+  // A journal flush began: every commit acked so far becomes durable when it returns.
+  uint64_t flush_started() const { return last_acked_; }
+  void flush_returned(uint64_t covered_seq);
+  // Every pending commit is cut by the crash.
+  void crashed();
+
+  RecoveryCheck check(const KvState& recovered) const;
+  // After a check: the recovered state becomes the new base and the history is cleared.
+  void rebase(const KvState& recovered);
+
+  const KvState& base() const { return base_; }
+  uint64_t next_seq() const { return next_seq_; }
+  uint64_t durable_point() const { return durable_point_; }
+  size_t history_size() const { return history_.size(); }
+  // The state if every acked commit and no in-doubt one applied (for clean-shutdown checks).
+  KvState acked_state() const;
+
+ private:
+  const CommitRecord& record(uint64_t seq) const;
+  CommitRecord& record(uint64_t seq);
+
+  KvState base_;
+  uint64_t base_seq_ = 0;  // commits <= base_seq_ are folded into base_
+  uint64_t next_seq_ = 1;
+  std::vector<CommitRecord> history_;  // seq base_seq_+1 .. next_seq_-1
+  std::map<std::string, std::vector<uint64_t>> writes_by_key_;  // key -> seqs, ascending
+  uint64_t last_acked_ = 0;
+  uint64_t durable_point_ = 0;
+};
+
+}  // namespace wtsim::models

@@ -1,0 +1,36 @@
+#include "properties/violation.h"
+
+namespace wtsim::properties {
+
+const std::vector<PropertyInfo>& catalogue() {
+  static const std::vector<PropertyInfo> kProperties = {
+      {"recovered_state_is_prefix",
+       "after a crash the data equals the state after some prefix of the commit order that "
+       "includes every acknowledged durable commit; in-doubt commits wholly present or absent"},
+      {"no_phantom_values", "no recovered value that no commit ever wrote"},
+      {"recovery_succeeds",
+       "the node reopens after a crash (absent corruption faults, which must be detected "
+       "instead)"},
+      {"corruption_detected_or_harmless",
+       "after a bit flip or misdirected write, WiredTiger refuses to open or the data is intact"},
+      {"tables_verify", "WiredTiger's verify passes on every table after recovery"},
+      {"final_state_matches", "at the end of a run without a crash, the data equals the model"},
+      {"liveness", "the run finishes: no deadlock, no fiber running past the time limit"},
+      {"no_internal_error", "no unexpected exception escaped a simulated fiber"},
+  };
+  return kProperties;
+}
+
+bool is_known_property(const std::string& name) {
+  for (const PropertyInfo& p : catalogue()) {
+    if (name == p.name) return true;
+  }
+  return false;
+}
+
+nlohmann::json to_json(const Violation& v) {
+  return {{"property", v.property}, {"at_ms", v.at_ns / sim::kNsPerMs},
+          {"event", v.event_index}, {"detail", v.detail}};
+}
+
+}  // namespace wtsim::properties

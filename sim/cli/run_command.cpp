@@ -1,0 +1,62 @@
+#include "sim/cli/run_command.h"
+
+#include <cstdio>
+#include <exception>
+
+#include "sim/world/world.h"
+
+namespace wtsim::cli {
+namespace {
+
+void print_verdict(const world::Scenario& s, uint64_t seed, const world::RunResult& r, const std::string& hash) {
+  const auto& st = r.stats;
+  std::printf("%s seed=%llu: %s  virtual %.3f s, %llu commits acked, %llu failed, %llu crashes, "
+              "%llu recovery checks, %llu checkpoints, trace hash %s\n",
+              s.name.c_str(), static_cast<unsigned long long>(seed), r.ok ? "OK" : "VIOLATED",
+              static_cast<double>(st.virtual_ns) / 1e9, static_cast<unsigned long long>(st.commits_acked),
+              static_cast<unsigned long long>(st.commits_failed), static_cast<unsigned long long>(st.crashes),
+              static_cast<unsigned long long>(st.recoveries), static_cast<unsigned long long>(st.checkpoints),
+              hash.c_str());
+  for (const auto& v : r.violations) {
+    std::printf("  violated %s at %.3f s (event %llu): %s\n", v.property.c_str(),
+                static_cast<double>(v.at_ns) / 1e9, static_cast<unsigned long long>(v.event_index),
+                v.detail.c_str());
+  }
+}
+
+}  // namespace
+
+int run_command(const RunOptions& o) {
+  world::Scenario scenario;
+  try {
+    scenario = world::load_scenario(o.scenario_path);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wtsim: %s\n", e.what());
+    return kBadInput;
+  }
+  world::RunResult result = world::run_scenario(scenario, o.seed);
+  const std::string hash = result.trace->hash();
+  if (!o.trace_path.empty()) {
+    try {
+      result.trace->write(o.trace_path);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "wtsim: %s\n", e.what());
+      return kBadInput;
+    }
+  }
+  if (!o.quiet) print_verdict(scenario, o.seed, result, hash);
+  if (!o.trace_path.empty() && !o.quiet) std::printf("trace written to %s\n", o.trace_path.c_str());
+  if (o.check_determinism) {
+    world::RunResult again = world::run_scenario(scenario, o.seed);
+    const std::string hash2 = again.trace->hash();
+    if (hash2 != hash) {
+      std::fprintf(stderr, "wtsim: NONDETERMINISM: seed %llu gave trace hash %s, then %s\n",
+                   static_cast<unsigned long long>(o.seed), hash.c_str(), hash2.c_str());
+      return kNondeterministic;
+    }
+    if (!o.quiet) std::printf("determinism: second run gave the same trace hash %s\n", hash2.c_str());
+  }
+  return result.ok ? kHeld : kViolated;
+}
+
+}  // namespace wtsim::cli

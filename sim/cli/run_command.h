@@ -1,0 +1,20 @@
+#pragma once
+// `wtsim run`: one scenario, one seed, a verdict and a trace.
+#include <cstdint>
+#include <string>
+
+namespace wtsim::cli {
+
+enum ExitCode { kHeld = 0, kViolated = 1, kBadInput = 2, kNondeterministic = 3 };
+
+struct RunOptions {
+  std::string scenario_path;
+  uint64_t seed = 1;
+  std::string trace_path;  // empty: no trace file
+  bool check_determinism = false;
+  bool quiet = false;
+};
+
+int run_command(const RunOptions& options);
+
+}  // namespace wtsim::cli

@@ -1,0 +1,82 @@
+#include "sim/json_reader.h"
+
+namespace wtsim::sim {
+
+std::string describe(const nlohmann::json& j) {
+  std::string s = j.dump();
+  if (s.size() > 40) s = s.substr(0, 37) + "...";
+  return std::string(j.type_name()) + " " + s;
+}
+
+ObjectReader::ObjectReader(const nlohmann::json& j, std::string path)
+    : j_(j), path_(std::move(path)) {
+  if (!j_.is_object()) throw JsonError(path_, "expected an object, found " + describe(j_));
+}
+
+const nlohmann::json& ObjectReader::required(const std::string& key) {
+  known_.insert(key);
+  if (!j_.contains(key)) throw JsonError(path_of(key), "required field is missing");
+  return j_.at(key);
+}
+
+const nlohmann::json* ObjectReader::optional(const std::string& key) {
+  known_.insert(key);
+  return j_.contains(key) ? &j_.at(key) : nullptr;
+}
+
+uint64_t as_u64(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_number_unsigned() && !(j.is_number_integer() && j.get<int64_t>() >= 0)) {
+    throw JsonError(path, "expected a non-negative integer, found " + describe(j));
+  }
+  return j.get<uint64_t>();
+}
+
+double as_number(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_number()) throw JsonError(path, "expected a number, found " + describe(j));
+  return j.get<double>();
+}
+
+uint64_t ObjectReader::u64(const std::string& key) { return as_u64(required(key), path_of(key)); }
+
+uint64_t ObjectReader::u64_or(const std::string& key, uint64_t fallback) {
+  const nlohmann::json* v = optional(key);
+  return v == nullptr ? fallback : as_u64(*v, path_of(key));
+}
+
+double ObjectReader::number_or(const std::string& key, double fallback) {
+  const nlohmann::json* v = optional(key);
+  return v == nullptr ? fallback : as_number(*v, path_of(key));
+}
+
+double ObjectReader::fraction_or(const std::string& key, double fallback) {
+  const double x = number_or(key, fallback);
+  if (x < 0.0 || x > 1.0) {
+    throw JsonError(path_of(key), "expected a fraction in [0, 1], found " + std::to_string(x));
+  }
+  return x;
+}
+
+bool ObjectReader::bool_or(const std::string& key, bool fallback) {
+  const nlohmann::json* v = optional(key);
+  if (v == nullptr) return fallback;
+  if (!v->is_boolean()) throw JsonError(path_of(key), "expected true or false, found " + describe(*v));
+  return v->get<bool>();
+}
+
+std::string ObjectReader::string(const std::string& key) {
+  const nlohmann::json& v = required(key);
+  if (!v.is_string()) throw JsonError(path_of(key), "expected a string, found " + describe(v));
+  return v.get<std::string>();
+}
+
+std::string ObjectReader::string_or(const std::string& key, const std::string& fallback) {
+  return has(key) ? string(key) : (known_.insert(key), fallback);
+}
+
+void ObjectReader::reject_unknown() const {
+  for (const auto& [key, value] : j_.items()) {
+    if (known_.count(key) == 0) throw JsonError(path_of(key), "unknown field");
+  }
+}
+
+}  // namespace wtsim::sim

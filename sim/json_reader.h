@@ -1,0 +1,54 @@
+#pragma once
+// Reads JSON objects field by field, naming the path and the problem of anything wrong
+// ("/faults/2/at_ms: expected a non-negative integer, found \"10s\""). Unknown fields are errors,
+// so that a typo in a scenario never silently falls back to a default.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+namespace wtsim::sim {
+
+class JsonError : public std::invalid_argument {
+ public:
+  JsonError(const std::string& path, const std::string& problem)
+      : std::invalid_argument((path.empty() ? std::string("/") : path) + ": " + problem) {}
+};
+
+std::string describe(const nlohmann::json& j);  // short rendering of a found value
+
+class ObjectReader {
+ public:
+  ObjectReader(const nlohmann::json& j, std::string path);
+
+  bool has(const std::string& key) const { return j_.contains(key); }
+  const std::string& path() const { return path_; }
+  std::string path_of(const std::string& key) const { return path_ + "/" + key; }
+
+  // Each accessor marks the key as known; the *_or forms give a default when absent.
+  const nlohmann::json& required(const std::string& key);
+  const nlohmann::json* optional(const std::string& key);
+  uint64_t u64(const std::string& key);
+  uint64_t u64_or(const std::string& key, uint64_t fallback);
+  double number_or(const std::string& key, double fallback);
+  double fraction_or(const std::string& key, double fallback);  // in [0, 1]
+  bool bool_or(const std::string& key, bool fallback);
+  std::string string(const std::string& key);
+  std::string string_or(const std::string& key, const std::string& fallback);
+
+  // Throws if the object has a key no accessor asked for.
+  void reject_unknown() const;
+
+ private:
+  const nlohmann::json& j_;
+  std::string path_;
+  std::set<std::string> known_;
+};
+
+uint64_t as_u64(const nlohmann::json& j, const std::string& path);
+double as_number(const nlohmann::json& j, const std::string& path);
+
+}  // namespace wtsim::sim

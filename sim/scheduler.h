@@ -1,0 +1,134 @@
+#pragma once
+// The seeded fiber scheduler on virtual time.
+//
+// All fibers run on one OS thread. When several are ready, the next one is drawn from the
+// "scheduler" random stream; when none is ready, virtual time jumps to the earliest timer. When
+// nothing is ready and no timer is pending while fibers still live, the run is deadlocked: run()
+// returns a report naming each blocked fiber and what it waits on, after cancelling them.
+//
+// Cancellation is how fibers die (a crashed node's fibers, a deadlocked run): a cancelled fiber's
+// next park throws sim::Cancelled, which unwinds it to its wrapper.
+#include <boost/fiber/context.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "sim/random.h"
+#include "sim/virtual_clock.h"
+
+namespace wtsim::sim {
+
+// Thrown inside a cancelled fiber. Deliberately not a std::exception, so that a generic
+// `catch (const std::exception&)` in simulated code never swallows it.
+struct Cancelled {};
+
+struct TimerKey {
+  Nanos when_ns;
+  uint64_t seq;
+  bool operator<(const TimerKey& o) const {
+    return when_ns != o.when_ns ? when_ns < o.when_ns : seq < o.seq;
+  }
+};
+
+struct FiberRecord {
+  uint64_t id = 0;  // spawn order: the deterministic identity used in reports
+  std::string name;
+  std::string group;  // cancellation unit, e.g. "node" for everything that dies in a crash
+  boost::fibers::context* ctx = nullptr;
+  bool parked = false;
+  bool cancel = false;
+  bool finished = false;
+  bool notified = false;  // woken by a WaitQueue (as opposed to a cancel)
+  const char* waits_on = nullptr;         // what a parked fiber waits for
+  const std::string* waits_on_detail = nullptr;  // e.g. the mutex's name
+  std::optional<TimerKey> timer;
+};
+
+struct BlockedFiber {
+  uint64_t id;
+  std::string name;
+  std::string group;
+  std::string waits_on;
+};
+
+struct RunOutcome {
+  enum class Kind { kFinished, kDeadlock, kTimeLimit, kFiberError };
+  Kind kind = Kind::kFinished;
+  Nanos at_ns = 0;
+  std::vector<BlockedFiber> blocked;  // for kDeadlock and kTimeLimit, in spawn order
+  std::vector<std::string> errors;    // for kFiberError: unexpected exceptions escaping fibers
+};
+
+const char* to_string(RunOutcome::Kind kind);
+
+class Simulator {
+ public:
+  static constexpr size_t kStackBytes = 256 * 1024;
+  static constexpr Nanos kDefaultTimeLimitNs = 24LL * 3600 * kNsPerSec;
+
+  explicit Simulator(uint64_t seed, Nanos time_limit_ns = kDefaultTimeLimitNs);
+  ~Simulator();
+  Simulator(const Simulator&) = delete;
+  Simulator& operator=(const Simulator&) = delete;
+
+  // The simulator running on this thread, or nullptr.
+  static Simulator* active();
+
+  uint64_t seed() const { return seed_; }
+  const VirtualClock& clock() const { return clock_; }
+  Nanos now_ns() const { return clock_.now_ns(); }
+
+  // Starts a fiber; it first runs when the scheduler picks it.
+  void spawn(std::string name, std::string group, std::function<void()> body);
+
+  // Called from the main context: runs fibers until all have finished (or deadlock, time limit,
+  // or an unexpected exception in a fiber, each of which cancels every fiber first).
+  RunOutcome run();
+
+  // --- Called from fibers ---
+  void sleep_for(Nanos duration_ns) { sleep_until(now_ns() + duration_ns); }
+  void sleep_until(Nanos when_ns);
+  void yield();
+  // Parks the current fiber until unpark(); throws Cancelled if it is (or gets) cancelled.
+  void park(const char* waits_on, const std::string* detail = nullptr);
+  void unpark(FiberRecord& fiber);
+  FiberRecord& current();
+  // Throws Cancelled if the current fiber has been cancelled.
+  void check_cancelled();
+
+  // Cancels every live fiber of `group` (an empty group name cancels all).
+  void cancel_group(std::string_view group);
+  size_t live_fibers(std::string_view group) const;
+  size_t live_fibers() const { return live_; }
+
+  // Internal: the scheduling algorithm asks for work when nothing is ready.
+  void on_idle();
+  Rng& scheduler_rng() { return scheduler_rng_; }
+
+ private:
+  void finish_fiber(FiberRecord& fiber);
+  std::vector<BlockedFiber> blocked_fibers() const;
+
+  uint64_t seed_;
+  Nanos time_limit_ns_;
+  VirtualClock clock_;
+  Rng scheduler_rng_;
+  std::vector<std::unique_ptr<FiberRecord>> fibers_;  // spawn order
+  std::unordered_map<boost::fibers::context*, FiberRecord*> by_context_;  // lookup only
+  std::map<TimerKey, FiberRecord*> timers_;
+  uint64_t timer_seq_ = 0;
+  size_t live_ = 0;
+  boost::fibers::context* main_ctx_ = nullptr;  // set while run() waits
+  bool main_parked_ = false;
+  bool time_limit_hit_ = false;
+  std::vector<std::string> fiber_errors_;
+};
+
+}  // namespace wtsim::sim

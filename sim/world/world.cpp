@@ -1,0 +1,284 @@
+#include "sim/world/world.h"
+
+#include <wiredtiger.h>
+
+#include <cassert>
+
+#include "engine/wt_error.h"
+#include "faults/fault_swarm.h"
+#include "properties/kv_properties.h"
+
+namespace wtsim::world {
+namespace {
+
+constexpr int kMaxStartAttempts = 16;          // crashes during recovery, in a row
+constexpr uint64_t kMaxYieldsWaitingForNode = 1'000'000;
+constexpr sim::Nanos kTimeLimitSlackNs = 3600 * sim::kNsPerSec;
+
+engine::WtConfig wt_config(const Scenario& s) {
+  engine::WtConfig c;
+  c.cache_mb = s.node.cache_mb;
+  return c;
+}
+
+nlohmann::json make_header(const Scenario& s, uint64_t seed, const faults::FaultPlan& plan) {
+  int major = 0, minor = 0, patch = 0;
+  wiredtiger_version(&major, &minor, &patch);
+  return {{"tool", "wtsim"},
+          {"tool_version", WTSIM_VERSION},
+          {"wiredtiger_version", std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch)},
+          {"seed", seed},
+          {"scenario", s.source},
+          {"fault_plan", faults::to_json(plan)},
+          {"cost_model", s.cost.to_json()}};
+}
+
+}  // namespace
+
+RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::FaultPlan* plan_override) {
+  faults::FaultPlan plan;
+  if (plan_override != nullptr) {
+    plan = *plan_override;
+  } else if (scenario.fault_plan) {
+    plan = *scenario.fault_plan;
+  } else {
+    sim::Rng rng = sim::stream(seed, "fault-plan");
+    plan = faults::draw_plan(scenario.swarm, rng, scenario.duration_ns);
+  }
+  World world(scenario, seed, std::move(plan));
+  return world.run();
+}
+
+World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan)
+    : scenario_(scenario),
+      seed_(seed),
+      sim_(seed, scenario.duration_ns + kTimeLimitSlackNs),
+      fault_rng_(sim::stream(seed, "faults")),
+      workload_rng_(sim::stream(seed, "workload")),
+      injector_(std::move(plan)),
+      cpu_("cpu", scenario.cost.cpu_cores),
+      disk_queue_("disk", 1),
+      end_ns_(scenario.duration_ns) {
+  engine::warm_up_wiredtiger_once();  // on the real clock, before the run virtualises it
+  trace_ = std::make_unique<traces::Trace>(make_header(scenario, seed, injector_.plan()));
+  node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
+  node_->set_crash_handler([this](faults::CrashMode mode) {
+    crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +
+                                              std::to_string(injector_.mutating_ops()));
+  });
+}
+
+World::~World() = default;
+
+RunResult World::run() {
+  sim::install_wall_clock(&sim_.clock());
+  sim_.spawn("director", "world", [this] { director(); });
+  sim_.spawn("fault-actor", "world", [this] { fault_actor(); });
+  const sim::RunOutcome outcome = sim_.run();
+  if (outcome.kind == sim::RunOutcome::Kind::kDeadlock || outcome.kind == sim::RunOutcome::Kind::kTimeLimit) {
+    std::string detail = std::string(sim::to_string(outcome.kind)) + "; blocked:";
+    for (const auto& b : outcome.blocked) detail += " " + b.name + " (" + b.waits_on + ")";
+    violation("liveness", detail);
+  }
+  for (const std::string& e : outcome.errors) violation("no_internal_error", e);
+  if (node_->fs() != nullptr && !node_->fenced() && node_->conn() != nullptr) node_->fence();
+  node_.reset();  // closes a connection a cancelled run left open
+  sim::uninstall_wall_clock();
+
+  stats_.virtual_ns = sim_.now_ns();
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& v : violations_) list.push_back(properties::to_json(v));
+  trace_->set_verdict({{"ok", violations_.empty()},
+                       {"outcome", sim::to_string(outcome.kind)},
+                       {"violations", list},
+                       {"stats",
+                        {{"commits_acked", stats_.commits_acked},
+                         {"commits_failed", stats_.commits_failed},
+                         {"crashes", stats_.crashes},
+                         {"recoveries", stats_.recoveries},
+                         {"checkpoints", stats_.checkpoints},
+                         {"virtual_ms", stats_.virtual_ns / sim::kNsPerMs}}}});
+  RunResult result;
+  result.ok = violations_.empty();
+  result.violations = violations_;
+  result.stats = stats_;
+  result.trace = std::move(trace_);
+  return result;
+}
+
+void World::director() {
+  restarting_ = true;
+  for (int attempt = 0; attempt < kMaxStartAttempts && !start_node(); ++attempt) {
+    if (node_dead_) break;
+    node_->close_fenced();
+  }
+  restarting_ = false;
+  sim_.sleep_until(end_ns_);
+  uint64_t yields = 0;
+  while (restarting_ || sim_.live_fibers("node") > 0) {
+    sim_.sleep_for(sim::kNsPerMs);
+    assert(++yields < kMaxYieldsWaitingForNode);
+  }
+  final_checks();
+}
+
+bool World::start_node() {
+  const int ret = node_->open();
+  drain_wt_messages();
+  drain_fired_faults();
+  if (node_->fenced() && ret == 0) return false;  // crashed during recovery: try again
+  if (ret != 0) {
+    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}});
+    if (!corruption_injected()) violation("recovery_succeeds", std::string("wiredtiger_open: ") + wiredtiger_strerror(ret));
+    node_dead_ = true;
+    return false;
+  }
+  trace_->event(sim_.now_ns(), "node", "started", {{"generation", node_->generation()}});
+  {
+    engine::KvSession session(node_->conn());
+    const int created = session.create_table();
+    if (node_->fenced()) return false;
+    if (created != 0) {
+      violation("recovery_succeeds", std::string("create table: ") + wiredtiger_strerror(created));
+      node_dead_ = true;
+      return false;
+    }
+  }
+  if (node_->generation() > 1 || stats_.crashes > 0) {
+    check_recovered("recovery");
+    if (node_->fenced()) return false;
+  }
+  spawn_node_actors();
+  return true;
+}
+
+void World::check_recovered(const char* when) {
+  engine::KvSession session(node_->conn());
+  models::KvState state;
+  int ret = session.read_all(state);
+  drain_wt_messages();
+  if (node_->fenced()) return;
+  if (ret != 0) {
+    violation(corruption_injected() ? "corruption_detected_or_harmless" : "recovery_succeeds",
+              std::string("reading after recovery: ") + wiredtiger_strerror(ret));
+    return;
+  }
+  models::RecoveryCheck details;
+  auto found = properties::check_recovered_state(model_, state, sim_.now_ns(), &details);
+  ++stats_.recoveries;
+  trace_->event(sim_.now_ns(), "checker", "recovery_check",
+                {{"when", when}, {"keys", state.size()}, {"cut", details.cut},
+                 {"durable_point", details.durable_point}, {"lost_acked", details.lost_acked},
+                 {"ok", details.ok}});
+  for (auto& v : found) {
+    violation(corruption_injected() ? "corruption_detected_or_harmless" : v.property, v.detail);
+  }
+  model_.rebase(state);
+  ret = session.verify();
+  drain_wt_messages();
+  if (node_->fenced()) return;
+  if (ret != 0) {
+    violation(corruption_injected() ? "corruption_detected_or_harmless" : "tables_verify",
+              std::string("verify table:kv: ") + wiredtiger_strerror(ret));
+  }
+}
+
+void World::crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause) {
+  if (node_->fs() == nullptr || node_->fenced()) return;  // already down
+  ++stats_.crashes;
+  node_->fence();
+  nlohmann::json files = nlohmann::json::array();
+  if (power_loss) {
+    for (const auto& r : disk_.crash(mode, fault_rng_)) {
+      if (r.pending_ops == 0) continue;
+      files.push_back({{"file", r.name}, {"pending_ops", r.pending_ops}, {"kept_ops", r.kept_ops},
+                       {"torn_bytes", r.torn_bytes}});
+    }
+  }
+  model_.crashed();
+  trace_->event(sim_.now_ns(), "faults", "crash",
+                {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
+                 {"generation", node_->generation()}, {"unsynced", files}});
+  sim_.cancel_group("node");
+  if (!restarting_) {
+    restarting_ = true;
+    sim_.spawn("restarter", "world", [this] { restarter(); });
+  }
+}
+
+void World::restarter() {
+  uint64_t yields = 0;
+  while (sim_.live_fibers("node") > 0) {
+    sim_.yield();
+    assert(++yields < kMaxYieldsWaitingForNode);
+  }
+  drain_wt_messages();
+  node_->close_fenced();
+  for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
+    sim_.sleep_for(scenario_.cost.restart_ns);
+    if (start_node() || node_dead_) break;
+    node_->close_fenced();
+  }
+  restarting_ = false;
+}
+
+void World::final_checks() {
+  injector_.set_enabled(false);  // the fault phase is over
+  if (node_dead_ || !node_->up()) return;
+  models::KvState state;
+  {
+    engine::KvSession session(node_->conn());
+    if (session.read_all(state) != 0) {
+      violation("final_state_matches", "reading the final state failed");
+      return;
+    }
+  }
+  if (auto v = properties::check_final_state(model_, state, sim_.now_ns())) violation(v->property, v->detail);
+  trace_->event(sim_.now_ns(), "checker", "final_check", {{"keys", state.size()}});
+  const int closed = node_->close_clean();
+  drain_wt_messages();
+  if (closed != 0) violation("final_state_matches", std::string("clean close: ") + wiredtiger_strerror(closed));
+  // A clean shutdown must reopen to exactly the same state.
+  model_.rebase(state);
+  if (node_->open() != 0) {
+    violation("recovery_succeeds", "reopen after clean shutdown failed");
+    return;
+  }
+  check_recovered("clean_reopen");
+  node_->close_clean();
+  drain_wt_messages();
+}
+
+void World::violation(const std::string& property, const std::string& detail) {
+  assert(properties::is_known_property(property));
+  const uint64_t index = trace_->event(sim_.now_ns(), "checker", "violation",
+                                       {{"property", property}, {"detail", detail}});
+  violations_.push_back({property, sim_.now_ns(), detail, index});
+}
+
+void World::drain_wt_messages() {
+  for (std::string& m : node_->take_messages()) {
+    trace_->event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
+  }
+}
+
+void World::drain_fired_faults() {
+  for (const faults::FiredFault& f : injector_.take_fired()) {
+    trace_->event(sim_.now_ns(), "faults", "fired",
+                  {{"plan_index", f.plan_index}, {"disk_op", f.disk_op}, {"file", f.file}, {"what", f.what}});
+  }
+}
+
+void World::after_wt_call() {
+  drain_fired_faults();
+  if (node_->fenced()) throw sim::Cancelled{};
+}
+
+bool World::corruption_injected() const {
+  for (const auto& f : injector_.plan().faults) {
+    if (f.kind == faults::FaultKind::kBitFlip || f.kind == faults::FaultKind::kMisdirectedWrite) return true;
+  }
+  return false;
+}
+
+}  // namespace wtsim::world

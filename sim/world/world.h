@@ -1,0 +1,96 @@
+#pragma once
+// One run: scenario + seed -> simulator, disk, fault plan, node, model, actors -> trace + verdict.
+//
+// Actors (fibers):
+//   director     (group "world") starts the node, waits for the end, runs the final checks;
+//   fault-actor  (group "world") carries out the time-triggered faults of the plan;
+//   restarter    (group "world") after a crash: waits for the node's fibers to die, recovers,
+//                checks the recovered state, restarts the node's actors;
+//   writer-N, journal-flusher, checkpointer (group "node"): die with the node.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/kv_store.h"
+#include "faults/disk.h"
+#include "faults/fault_injector.h"
+#include "models/kv_model.h"
+#include "properties/violation.h"
+#include "sim/scheduler.h"
+#include "sim/sync.h"
+#include "sim/world/node.h"
+#include "sim/world/scenario.h"
+#include "traces/trace.h"
+
+namespace wtsim::world {
+
+struct RunStats {
+  uint64_t commits_acked = 0;
+  uint64_t commits_failed = 0;
+  uint64_t crashes = 0;
+  uint64_t recoveries = 0;
+  uint64_t checkpoints = 0;
+  sim::Nanos virtual_ns = 0;
+};
+
+struct RunResult {
+  bool ok = true;
+  std::vector<properties::Violation> violations;
+  RunStats stats;
+  std::unique_ptr<traces::Trace> trace;
+};
+
+// An explicit plan overrides the scenario's (replay, shrinking); otherwise the scenario's
+// explicit plan, otherwise one drawn from its swarm spec and the seed.
+RunResult run_scenario(const Scenario& scenario, uint64_t seed,
+                       const faults::FaultPlan* plan_override = nullptr);
+
+class World {
+ public:
+  World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan);
+  ~World();
+  RunResult run();
+
+ private:
+  // Lifecycle (world.cpp).
+  void director();
+  bool start_node();
+  void crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause);
+  void restarter();
+  void final_checks();
+  void check_recovered(const char* when);
+  void violation(const std::string& property, const std::string& detail);
+  void drain_wt_messages();
+  void drain_fired_faults();
+  void after_wt_call();  // drains; throws sim::Cancelled if the node was fenced meanwhile
+  bool corruption_injected() const;
+
+  // Actors (actors.cpp).
+  void spawn_node_actors();
+  void writer(int index);
+  void journal_flusher();
+  void checkpointer();
+  void fault_actor();
+  void pay_disk(sim::Nanos cost_ns);
+  void handle_wt_failure(int code, const std::string& what);
+
+  const Scenario& scenario_;
+  uint64_t seed_;
+  sim::Simulator sim_;
+  sim::Rng fault_rng_;
+  sim::Rng workload_rng_;
+  faults::Disk disk_;
+  faults::FaultInjector injector_;
+  std::unique_ptr<Node> node_;
+  models::KvModel model_;
+  std::unique_ptr<traces::Trace> trace_;
+  sim::Resource cpu_;
+  sim::Resource disk_queue_;
+  std::vector<properties::Violation> violations_;
+  RunStats stats_;
+  bool restarting_ = false;
+  bool node_dead_ = false;  // could not be restarted: the run ends early
+  sim::Nanos end_ns_;
+};
+
+}  // namespace wtsim::world

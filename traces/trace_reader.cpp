@@ -1,0 +1,75 @@
+#include "traces/trace_reader.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "sim/json_reader.h"
+#include "traces/trace.h"
+
+namespace wtsim::traces {
+namespace {
+
+void validate_event(const nlohmann::json& e, size_t i) {
+  const std::string path = "/events/" + std::to_string(i);
+  sim::ObjectReader r(e, path);
+  if (sim::as_u64(r.required("i"), r.path_of("i")) < i) throw sim::JsonError(r.path_of("i"), "indexes must ascend");
+  sim::as_u64(r.required("t_us"), r.path_of("t_us"));
+  r.string("actor");
+  r.string("kind");
+  r.optional("details");
+  r.reject_unknown();
+}
+
+}  // namespace
+
+void validate_trace(const nlohmann::json& doc) {
+  sim::ObjectReader r(doc, "");
+  const std::string format = r.string("format");
+  if (format != kFormatName) throw sim::JsonError("/format", "not a wtsim trace (\"" + format + "\")");
+  const uint64_t version = sim::as_u64(r.required("version"), "/version");
+  if (version > static_cast<uint64_t>(kFormatVersion)) {
+    throw sim::JsonError("/version", "trace format version " + std::to_string(version) +
+                                         " is newer than this tool reads (" +
+                                         std::to_string(kFormatVersion) + ")");
+  }
+  sim::ObjectReader header(r.required("header"), "/header");
+  sim::as_u64(header.required("seed"), "/header/seed");
+  header.required("scenario");
+  const nlohmann::json& events = r.required("events");
+  if (!events.is_array()) throw sim::JsonError("/events", "expected an array, found " + sim::describe(events));
+  for (size_t i = 0; i < events.size(); ++i) validate_event(events[i], i);
+  sim::as_u64(r.required("dropped_events"), "/dropped_events");
+  sim::ObjectReader verdict(r.required("verdict"), "/verdict");
+  verdict.required("ok");
+  const std::string hash = r.string("trace_hash");
+  r.reject_unknown();
+
+  const std::string computed = Trace::compute_hash(doc["header"], events, doc["verdict"],
+                                                   doc["dropped_events"].get<uint64_t>());
+  if (computed != hash) {
+    throw sim::JsonError("/trace_hash", "recorded " + hash + " but the content hashes to " +
+                                            computed + " (edited or corrupt)");
+  }
+}
+
+LoadedTrace read_trace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(path + ": cannot open");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  LoadedTrace t{nlohmann::json(), path};
+  try {
+    t.doc = nlohmann::json::parse(buf.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument(path + ": not valid JSON (truncated or corrupt?): byte " +
+                                std::to_string(e.byte) + ": " + e.what());
+  }
+  try {
+    validate_trace(t.doc);
+  } catch (const sim::JsonError& e) {
+    throw std::invalid_argument(path + ": " + e.what());
+  }
+  return t;
+}
+
+}  // namespace wtsim::traces
