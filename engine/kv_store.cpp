@@ -45,7 +45,12 @@ int KvSession::apply(const std::vector<models::KvWrite>& writes) {
 }
 
 int KvSession::commit(bool durable) {
-  return session_->commit_transaction(session_, durable ? "sync=on" : nullptr);
+  // The connection's transaction_sync method is "none" (the log record is written by the
+  // committing thread, deterministically, but not synced), and a commit's "sync=on" only
+  // inherits that method. A durable commit therefore forces the log to stable storage itself.
+  const int ret = session_->commit_transaction(session_, nullptr);
+  if (ret != 0 || !durable) return ret;
+  return log_flush();
 }
 
 int KvSession::log_flush() { return session_->log_flush(session_, "sync=on"); }

@@ -56,7 +56,7 @@ std::vector<std::string> WtConnection::take_messages() {
   return out;
 }
 
-void WtConnection::record(std::string message) {
+void WtConnection::record(const char* kind, std::string message) {
   // "[1600000000:123456][1234:0x7f...], file:kv.wt, ...": the time prefix is virtual but the
   // process and thread ids are not, so both go.
   static const std::regex prefix(R"(^(\[[^\]]*\])+,?\s*)");
@@ -65,16 +65,16 @@ void WtConnection::record(std::string message) {
     message.replace(pos, home_.size(), "<home>");
   }
   std::lock_guard lock(mu_);
-  if (messages_.size() < 10'000) messages_.push_back(std::move(message));  // bounded
+  if (messages_.size() < 10'000) messages_.push_back(kind + message);  // bounded
 }
 
 int WtConnection::on_error(WT_EVENT_HANDLER* h, WT_SESSION*, int, const char* message) {
-  reinterpret_cast<Handler*>(h)->owner->record(std::string("error: ") + message);
+  reinterpret_cast<Handler*>(h)->owner->record("error: ", message);
   return 0;
 }
 
 int WtConnection::on_message(WT_EVENT_HANDLER* h, WT_SESSION*, const char* message) {
-  reinterpret_cast<Handler*>(h)->owner->record(std::string("message: ") + message);
+  reinterpret_cast<Handler*>(h)->owner->record("message: ", message);
   return 0;
 }
 

@@ -49,7 +49,7 @@ class WtConnection {
   };
   static int on_error(WT_EVENT_HANDLER*, WT_SESSION*, int error, const char* message);
   static int on_message(WT_EVENT_HANDLER*, WT_SESSION*, const char* message);
-  void record(std::string message);
+  void record(const char* kind, std::string message);
 
   WT_CONNECTION* conn_ = nullptr;
   std::string home_;

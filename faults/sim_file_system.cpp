@@ -85,6 +85,7 @@ int fh_read(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, void* 
 
 int fh_write(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, const void* buf) {
   Handle* h = handle_of(fh);
+  if (h->directory) return EISDIR;
   const FaultDecision d = h->fs->check(FsOp::kWrite, h->name);
   if (d.error != 0) return d.error;
   std::lock_guard lock(h->fs->mutex());
@@ -160,10 +161,8 @@ int fs_open_file(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, WT_FS_OPEN_
   h->iface.fh_read = fh_read;
   h->iface.fh_size = fh_size;
   h->iface.fh_sync = fh_sync;
-  if (!directory) {
-    h->iface.fh_write = fh_write;
-    h->iface.fh_truncate = fh_truncate;
-  }
+  h->iface.fh_write = fh_write;  // WiredTiger requires it even on directory handles
+  if (!directory) h->iface.fh_truncate = fh_truncate;
   *fhp = &h->iface;
   return 0;
 }

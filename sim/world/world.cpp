@@ -166,10 +166,13 @@ void World::check_recovered(const char* when) {
   models::RecoveryCheck details;
   auto found = properties::check_recovered_state(model_, state, sim_.now_ns(), &details);
   ++stats_.recoveries;
-  trace_->event(sim_.now_ns(), "checker", "recovery_check",
-                {{"when", when}, {"keys", state.size()}, {"cut", details.cut},
-                 {"durable_point", details.durable_point}, {"lost_acked", details.lost_acked},
-                 {"ok", details.ok}});
+  nlohmann::json check = {{"when", when}, {"keys", state.size()}, {"cut", details.cut},
+                          {"durable_point", details.durable_point}, {"lost_acked", details.lost_acked},
+                          {"ok", details.ok}};
+  for (const auto& m : details.mismatches) {
+    check["mismatches"].push_back({{"key", m.key}, {"expected", m.expected}, {"found", m.found}});
+  }
+  trace_->event(sim_.now_ns(), "checker", "recovery_check", check);
   for (auto& v : found) {
     violation(corruption_injected() ? "corruption_detected_or_harmless" : v.property, v.detail);
   }
