@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -95,10 +96,14 @@ class Disk {
   std::vector<uint8_t> durable_image(const std::string& name) const;
   std::vector<uint8_t> visible_image(const std::string& name) const;
   uint64_t syncs() const { return syncs_; }
+  // A device whose sync lies for files whose name contains `file_substring` (empty: all): it
+  // returns success and makes nothing durable (a negative control).
+  void set_sync_lies(const std::string& file_substring);
 
  private:
   Inode& inode(InodeId id);
   const Inode& inode(InodeId id) const;
+  bool lies_about(InodeId id) const;
   void apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileReport& report);
 
   mutable std::mutex mu_;
@@ -108,6 +113,7 @@ class Disk {
   InodeId next_id_ = 1;
   uint64_t capacity_ = kUnlimited;
   uint64_t syncs_ = 0;
+  std::optional<std::string> sync_lies_;  // file-name substring
 };
 
 }  // namespace wtsim::faults

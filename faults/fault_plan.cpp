@@ -10,7 +10,8 @@ using sim::kNsPerMs;
 
 constexpr FaultKind kAllKinds[] = {FaultKind::kCrash,    FaultKind::kIoError,
                                    FaultKind::kDiskFull, FaultKind::kBitFlip,
-                                   FaultKind::kMisdirectedWrite, FaultKind::kLatency};
+                                   FaultKind::kMisdirectedWrite, FaultKind::kLatency,
+                                   FaultKind::kLyingSync};
 
 FaultKind kind_from(const std::string& s, const std::string& path) {
   for (FaultKind k : kAllKinds) {
@@ -18,7 +19,7 @@ FaultKind kind_from(const std::string& s, const std::string& path) {
   }
   throw sim::JsonError(path, "unknown fault kind \"" + s +
                                  "\" (expected crash, io_error, disk_full, bit_flip, "
-                                 "misdirected_write or latency)");
+                                 "misdirected_write, latency or lying_sync)");
 }
 
 DiskOp op_from(const std::string& s, const std::string& path) {
@@ -58,6 +59,7 @@ const char* to_string(FaultKind kind) {
     case FaultKind::kBitFlip: return "bit_flip";
     case FaultKind::kMisdirectedWrite: return "misdirected_write";
     case FaultKind::kLatency: return "latency";
+    case FaultKind::kLyingSync: return "lying_sync";
   }
   return "?";
 }
@@ -101,6 +103,9 @@ json to_json(const Fault& f) {
     case FaultKind::kLatency:
       j["until_ms"] = f.until_ns / kNsPerMs;
       j["factor"] = f.factor;
+      break;
+    case FaultKind::kLyingSync:
+      j["file"] = f.file;
       break;
   }
   return j;
@@ -155,6 +160,10 @@ Fault fault_from_json(const json& j, const std::string& path) {
       read_window(r, f);
       f.factor = r.number_or("factor", 10.0);
       if (f.factor < 1.0) throw sim::JsonError(r.path_of("factor"), "must be >= 1");
+      break;
+    case FaultKind::kLyingSync:
+      read_trigger(r, f, true, false);
+      f.file = r.string_or("file", "");
       break;
   }
   r.reject_unknown();

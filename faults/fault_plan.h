@@ -21,6 +21,8 @@ enum class FaultKind {
   kBitFlip,           // one bit of a file's durable data flips at a virtual time
   kMisdirectedWrite,  // the Nth write of matching files lands `misdirect_bytes` further on
   kLatency,           // disk costs multiplied by `factor` from at_ns to until_ns
+  kLyingSync,         // from at_ns on, syncs report success and persist nothing (a negative
+                      // control: the durability properties must catch it)
 };
 
 enum class DiskOp { kRead, kWrite, kSync };

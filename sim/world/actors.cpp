@@ -175,6 +175,10 @@ void World::fault_actor() {
       case faults::FaultKind::kLatency:
         details["phase"] = a.window_end ? "end" : "start";  // pay_disk() consults the plan
         break;
+      case faults::FaultKind::kLyingSync:
+        disk_.set_sync_lies(f.file);
+        details["file"] = f.file;
+        break;
       default:
         continue;
     }
