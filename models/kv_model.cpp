@@ -86,9 +86,11 @@ void KvModel::crashed() {
 RecoveryCheck KvModel::check(const KvState& recovered) const {
   RecoveryCheck out;
   out.durable_point = durable_point_;
-  // 1. Every recovered value must come from the base or a commit of the history.
+  // 1. Every recovered value must come from the base or a commit of the history; the newest
+  //    commit seen bounds the cut from below, as does the durable point.
   uint64_t cut = std::max(durable_point_, base_seq_);
   std::set<uint64_t> seen_commits;
+  std::vector<Mismatch> phantoms;
   for (const auto& [key, value] : recovered) {
     auto seq = seq_of(value);
     const bool from_base = lookup(base_, key) == Value{value};
@@ -97,46 +99,67 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
       for (const KvWrite& w : record(*seq).writes) from_history |= (w.key == key && w.value == value);
     }
     if (from_history && record(*seq).fate == CommitFate::kAborted) {
-      out.ok = false;
-      out.mismatches.push_back({key, "no value of an aborted commit", render(value) + " (never written: aborted)"});
+      phantoms.push_back({key, "no value of an aborted commit", render(value) + " (never written: aborted)"});
     } else if (from_history) {
       cut = std::max(cut, *seq);
       seen_commits.insert(*seq);
     } else if (!from_base) {
-      out.ok = false;
-      out.mismatches.push_back({key, "a value some commit wrote", render(value) + " (never written)"});
+      phantoms.push_back({key, "a value some commit wrote", render(value) + " (never written)"});
     }
   }
-  out.cut = cut;
-  // 2. Decide each in-doubt commit at or below the cut: present if any of its values shows.
-  auto included = [&](const CommitRecord& r) {
-    return r.fate == CommitFate::kAcked || seen_commits.count(r.seq) != 0;
-  };
-  // 3. Every key written at or below the cut must show the latest included write.
-  for (const auto& [key, seqs] : writes_by_key_) {
-    Value expected = lookup(base_, key);
-    for (uint64_t seq : seqs) {
-      if (seq > cut) break;
-      const CommitRecord& r = record(seq);
-      if (!included(r)) continue;
-      for (const KvWrite& w : r.writes) {
-        if (w.key == key) expected = w.value;
+  // 2. The expected state at that cut: base plus every included commit (acked, or in doubt and
+  //    seen), whole.
+  std::map<std::string, Value> expected;
+  for (const auto& [key, value] : base_) expected[key] = value;
+  size_t next = 0;
+  for (; next < history_.size() && history_[next].seq <= cut; ++next) {
+    const CommitRecord& r = history_[next];
+    if (r.fate != CommitFate::kAcked && seen_commits.count(r.seq) == 0) continue;
+    for (const KvWrite& w : r.writes) expected[w.key] = w.value;
+  }
+  for (const auto& [key, value] : recovered) expected.try_emplace(key, Value{});
+  std::set<std::string> differ;
+  for (const auto& [key, value] : expected) {
+    if (lookup(recovered, key) != value) differ.insert(key);
+  }
+  std::vector<Mismatch> at_lower_cut;
+  for (const std::string& key : differ) {
+    if (at_lower_cut.size() == kMaxMismatchesReported) break;
+    at_lower_cut.push_back({key, render(expected[key]), render(lookup(recovered, key))});
+  }
+  // 3. Later commits leave no value behind when they only delete (or their values were deleted
+  //    again): move the cut forward while that explains the state.
+  for (; !differ.empty() && phantoms.empty() && next < history_.size(); ++next) {
+    const CommitRecord& r = history_[next];
+    if (r.fate == CommitFate::kAborted) continue;
+    auto differs_after = [&](const KvWrite& w) { return lookup(recovered, w.key) != w.value; };
+    if (r.fate != CommitFate::kAcked) {  // in doubt: include it only if that explains more
+      size_t worse = 0;
+      for (const KvWrite& w : r.writes) worse += differs_after(w) && differ.count(w.key) == 0 ? 1 : 0;
+      if (worse > 0) continue;
+    }
+    for (const KvWrite& w : r.writes) {
+      expected[w.key] = w.value;
+      if (differs_after(w)) {
+        differ.insert(w.key);
+      } else {
+        differ.erase(w.key);
       }
     }
-    const Value found = lookup(recovered, key);
-    if (found != expected && out.mismatches.size() < kMaxMismatchesReported) {
-      out.mismatches.push_back({key, render(expected), render(found)});
-    }
-    if (found != expected) out.ok = false;
+    cut = r.seq;
   }
+  out.ok = differ.empty() && phantoms.empty();
+  if (!out.ok) cut = std::max(durable_point_, base_seq_);
+  out.cut = cut;
   for (const CommitRecord& r : history_) {
     if (r.seq > cut && r.fate == CommitFate::kAcked) ++out.lost_acked;
   }
   if (!out.ok) {
+    out.mismatches = phantoms.empty() ? at_lower_cut : phantoms;
     const Mismatch& m = out.mismatches.front();
     out.summary = "key " + m.key + ": expected " + m.expected + ", found " + m.found +
                   " (state matches no prefix >= durable point " + std::to_string(durable_point_) +
-                  "; " + std::to_string(out.mismatches.size()) + " keys differ)";
+                  "; " + std::to_string(std::max(differ.size(), phantoms.size())) + " keys differ)";
   }
   return out;
 }

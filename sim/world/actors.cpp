@@ -93,8 +93,10 @@ void World::writer(int index) {
     }
     model_.ack(seq);
     ++stats_.commits_acked;
+    nlohmann::json keys_json = nlohmann::json::array();
+    for (const auto& wr : writes) keys_json.push_back(wr.value ? wr.key : "-" + wr.key);  // "-": delete
     trace_->event(sim_.now_ns(), sim_.current().name, "commit",
-                  {{"seq", seq}, {"keys", writes.size()}, {"durable", durable}});
+                  {{"seq", seq}, {"keys", keys_json}, {"durable", durable}});
     cpu_.use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
              cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
     if (durable) pay_disk(cost.disk_sync_ns + cost.disk_per_byte_ns * static_cast<sim::Nanos>(bytes));

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The command line's contract: exit codes, messages naming file and field, and determinism across
+# separate processes (byte-identical trace files).
+set -u
+wtsim="$1"; src="$2"; tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+expect() {  # expect CODE PATTERN -- command...
+  local code="$1" pattern="$2"; shift 3
+  out=$("$@" 2>&1); got=$?
+  [ "$got" -eq "$code" ] || fail "$* exited $got, expected $code: $out"
+  echo "$out" | grep -q -- "$pattern" || fail "$* printed '$out', expected /$pattern/"
+}
+
+echo '{"name": "x", "duration_ms": 1000, "workload": {"writers": "three"}}' > "$tmp/bad.json"
+expect 2 "bad.json: /workload/writers: expected a non-negative integer" -- "$wtsim" run "$tmp/bad.json"
+echo '{"name": "x", ' > "$tmp/trunc.json"
+expect 2 "trunc.json: not valid JSON" -- "$wtsim" run "$tmp/trunc.json"
+expect 2 "File does not exist" -- "$wtsim" run "$tmp/missing.json"
+expect 2 "seed" -- "$wtsim" run "$src/scenarios/smoke.json" --seed banana
+expect 2 "" -- "$wtsim" frobnicate
+expect 2 "cannot open" -- "$wtsim" run "$src/scenarios/smoke.json" --trace "$tmp/no/such/dir/t.json"
+expect 1 "violated recovered_state_is_prefix" -- "$wtsim" run "$src/scenarios/negative_lying_sync.json"
+expect 0 "smoke seed=7: OK" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 7 --trace "$tmp/a.json"
+expect 0 "same trace hash" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 7 --trace "$tmp/b.json" --check-determinism
+cmp -s "$tmp/a.json" "$tmp/b.json" || fail "two processes wrote different traces for seed 7"
+echo "cli: all checks passed"

@@ -1,0 +1,125 @@
+// Fault plans: JSON round trip, swarm draws, and errors that name the path and the problem.
+#include <gtest/gtest.h>
+
+#include "faults/fault_injector.h"
+#include "faults/fault_plan.h"
+#include "faults/fault_swarm.h"
+#include "sim/json_reader.h"
+
+namespace wtsim::faults {
+namespace {
+
+using nlohmann::json;
+
+std::string error_of(const json& j) {
+  try {
+    plan_from_json(j, "/fault_plan");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(FaultPlan, RoundTripsThroughJson) {
+  sim::Rng rng(5);
+  SwarmSpec spec;
+  spec.crashes_max = 3;
+  spec.io_error_chance = spec.latency_chance = spec.disk_full_chance = spec.bit_flip_chance =
+      spec.misdirected_write_chance = 1.0;
+  for (int i = 0; i < 20; ++i) {
+    const FaultPlan plan = draw_plan(spec, rng, 10 * sim::kNsPerSec);
+    const json j = to_json(plan);
+    EXPECT_EQ(to_json(plan_from_json(j, "")), j);
+  }
+}
+
+TEST(FaultPlan, ErrorsNameThePathAndTheProblem) {
+  EXPECT_EQ(error_of(json::object()), "/fault_plan: expected an array of faults, found object {}");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash"}])")), "/fault_plan/0: needs a trigger: at_ms or at_disk_op");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","at_ms":"10s"}])")),
+            "/fault_plan/0/at_ms: expected a non-negative integer, found string \"10s\"");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","at_ms":1,"mode":"melt"}])")),
+            "/fault_plan/0/mode: unknown crash mode \"melt\" (expected drop_unsynced, torn_prefix or sector_damage)");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","at_ms":1,"moed":"torn_prefix"}])")),
+            "/fault_plan/0/moed: unknown field");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"latency","at_ms":5,"until_ms":5}])")),
+            "/fault_plan/0/until_ms: must be after at_ms");
+  EXPECT_NE(error_of(json::parse(R"([{"kind":"meteor","at_ms":1}])")).find("unknown fault kind"), std::string::npos);
+}
+
+TEST(FaultInjector, CrashFiresAtTheNthMutatingOpOnly) {
+  FaultPlan plan;
+  Fault crash;
+  crash.kind = FaultKind::kCrash;
+  crash.at_disk_op = 3;
+  crash.crash_mode = CrashMode::kTornPrefix;
+  plan.faults.push_back(crash);
+  FaultInjector inj(plan);
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "a").crash);
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kRead, "a").crash);  // reads do not count
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kSync, "a").crash);
+  const FaultDecision d = inj.on_disk_op(FsOp::kWrite, "a");
+  EXPECT_TRUE(d.crash);
+  EXPECT_EQ(d.crash_mode, CrashMode::kTornPrefix);
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "a").crash);  // once
+  ASSERT_EQ(inj.take_fired().size(), 1u);
+}
+
+TEST(FaultInjector, TransientAndStickyIoErrors) {
+  FaultPlan plan;
+  Fault transient;
+  transient.kind = FaultKind::kIoError;
+  transient.op = DiskOp::kSync;
+  transient.file = "Log";
+  transient.at_disk_op = 2;
+  transient.drop_dirty = true;
+  Fault sticky = transient;
+  sticky.op = DiskOp::kRead;
+  sticky.file = "kv";
+  sticky.at_disk_op = 1;
+  sticky.sticky = true;
+  plan.faults = {transient, sticky};
+  FaultInjector inj(plan);
+  EXPECT_EQ(inj.on_disk_op(FsOp::kSync, "WiredTigerLog.1").error, 0);
+  EXPECT_EQ(inj.on_disk_op(FsOp::kSync, "kv.wt").error, 0);  // other file
+  const FaultDecision d = inj.on_disk_op(FsOp::kSync, "WiredTigerLog.1");
+  EXPECT_EQ(d.error, EIO);
+  EXPECT_TRUE(d.drop_dirty);
+  EXPECT_EQ(inj.on_disk_op(FsOp::kSync, "WiredTigerLog.1").error, 0);  // transient: once
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(inj.on_disk_op(FsOp::kRead, "kv.wt").error, EIO);  // sticky
+  inj.set_enabled(false);
+  EXPECT_EQ(inj.on_disk_op(FsOp::kRead, "kv.wt").error, 0);
+}
+
+TEST(FaultInjector, WindowsAnswerByTime) {
+  FaultPlan plan;
+  Fault slow;
+  slow.kind = FaultKind::kLatency;
+  slow.at_ns = 100;
+  slow.until_ns = 200;
+  slow.factor = 10;
+  Fault full = slow;
+  full.kind = FaultKind::kDiskFull;
+  full.capacity_bytes = 4096;
+  plan.faults = {slow, full};
+  FaultInjector inj(plan);
+  EXPECT_EQ(inj.latency_factor(99), 1.0);
+  EXPECT_EQ(inj.latency_factor(150), 10.0);
+  EXPECT_EQ(inj.latency_factor(200), 1.0);
+  EXPECT_EQ(inj.capacity_at(150), 4096u);
+  EXPECT_FALSE(inj.capacity_at(250).has_value());
+}
+
+TEST(Swarm, DifferentSeedsDrawDifferentMixes) {
+  SwarmSpec spec;
+  spec.latency_chance = 0.5;
+  std::set<std::string> plans;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    sim::Rng rng = sim::stream(seed, "fault-plan");
+    plans.insert(to_json(draw_plan(spec, rng, 10 * sim::kNsPerSec)).dump());
+  }
+  EXPECT_GT(plans.size(), 20u);
+}
+
+}  // namespace
+}  // namespace wtsim::faults

@@ -1,0 +1,106 @@
+// The oracle: which recovered states are legal after a crash.
+#include <gtest/gtest.h>
+
+#include "models/kv_model.h"
+
+namespace wtsim::models {
+namespace {
+
+struct Fixture {
+  KvModel m;
+  // Commits one write of `key`; returns its value.
+  std::string commit(const std::string& key, bool durable, bool ack = true) {
+    const uint64_t seq = m.next_seq();
+    const std::string v = KvModel::make_value(seq, 12);
+    m.begin_commit({{key, v}}, durable);
+    if (ack) m.ack(seq);
+    return v;
+  }
+};
+
+TEST(KvModel, AllAckedIsAPrefix) {
+  Fixture f;
+  const auto a = f.commit("a", true);
+  const auto b = f.commit("b", false);
+  EXPECT_TRUE(f.m.check({{"a", a}, {"b", b}}).ok);
+}
+
+TEST(KvModel, LosingANonDurableSuffixIsAllowed) {
+  Fixture f;
+  const auto a = f.commit("a", true);
+  f.commit("b", false);
+  const auto check = f.m.check({{"a", a}});
+  EXPECT_TRUE(check.ok);
+  EXPECT_EQ(check.lost_acked, 1u);
+}
+
+TEST(KvModel, LosingADurableCommitIsNot) {
+  Fixture f;
+  const auto a = f.commit("a", false);
+  f.commit("b", true);
+  const auto check = f.m.check({{"a", a}});
+  EXPECT_FALSE(check.ok);
+  EXPECT_EQ(check.mismatches.at(0).key, "b");
+}
+
+TEST(KvModel, AHoleInTheMiddleIsNotAPrefix) {
+  Fixture f;
+  f.commit("a", false);
+  const auto b = f.commit("b", false);
+  EXPECT_FALSE(f.m.check({{"b", b}}).ok);  // b without the earlier a
+}
+
+TEST(KvModel, AJournalFlushMakesEarlierCommitsDurable) {
+  Fixture f;
+  f.commit("a", false);
+  const uint64_t covered = f.m.flush_started();
+  f.commit("b", false);
+  f.m.flush_returned(covered);
+  EXPECT_FALSE(f.m.check({}).ok);
+  EXPECT_EQ(f.m.durable_point(), 1u);
+}
+
+TEST(KvModel, InDoubtCommitsMayGoEitherWayButWhole) {
+  Fixture f;
+  const uint64_t seq = f.m.next_seq();
+  const auto va = KvModel::make_value(seq, 10), vb = KvModel::make_value(seq, 11);
+  f.m.begin_commit({{"a", va}, {"b", vb}}, true);
+  f.m.crashed();
+  EXPECT_TRUE(f.m.check({}).ok);
+  EXPECT_TRUE(f.m.check({{"a", va}, {"b", vb}}).ok);
+  EXPECT_FALSE(f.m.check({{"a", va}}).ok);  // half a transaction
+}
+
+TEST(KvModel, PhantomsAndAbortedValuesAreCaught) {
+  Fixture f;
+  f.commit("a", true);
+  auto check = f.m.check({{"a", "999:never"}});
+  EXPECT_FALSE(check.ok);
+  const uint64_t seq = f.m.next_seq();
+  const auto v = KvModel::make_value(seq, 10);
+  f.m.begin_commit({{"z", v}}, false);
+  f.m.aborted(seq);
+  EXPECT_FALSE(f.m.check({{"a", KvModel::make_value(1, 12)}, {"z", v}}).ok);
+}
+
+TEST(KvModel, DeletesAreWrites) {
+  Fixture f;
+  const auto a = f.commit("a", true);
+  const uint64_t seq = f.m.next_seq();
+  f.m.begin_commit({{"a", std::nullopt}}, true);
+  f.m.ack(seq);
+  EXPECT_TRUE(f.m.check({}).ok);
+  EXPECT_FALSE(f.m.check({{"a", a}}).ok);
+}
+
+TEST(KvModel, RebaseStartsFromTheRecoveredState) {
+  Fixture f;
+  const auto a = f.commit("a", true);
+  f.m.rebase({{"a", a}});
+  EXPECT_TRUE(f.m.check({{"a", a}}).ok);
+  EXPECT_FALSE(f.m.check({}).ok);
+  EXPECT_EQ(f.m.history_size(), 0u);
+}
+
+}  // namespace
+}  // namespace wtsim::models

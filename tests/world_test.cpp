@@ -1,0 +1,118 @@
+// Whole runs: the smoke scenario over many seeds (every property holds, every trace is
+// reproducible), the negative control, scenario and trace validation.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "sim/world/world.h"
+#include "traces/trace_reader.h"
+
+namespace wtsim::world {
+namespace {
+
+const std::string kSource = WTSIM_SOURCE_DIR;
+
+std::string scenario_error(const std::string& text) {
+  try {
+    scenario_from_json(nlohmann::json::parse(text), "s.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(World, SmokeHoldsAndIsDeterministicOver100Seeds) {
+  const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
+  uint64_t crashes = 0, recoveries = 0;
+  for (uint64_t seed = 1; seed <= 100; ++seed) {
+    RunResult a = run_scenario(s, seed);
+    RunResult b = run_scenario(s, seed);
+    ASSERT_TRUE(a.ok) << "seed " << seed << ": " << a.violations.front().property << ": " << a.violations.front().detail;
+    ASSERT_EQ(a.trace->to_json().dump(), b.trace->to_json().dump()) << "seed " << seed << " is not deterministic";
+    crashes += a.stats.crashes;
+    recoveries += a.stats.recoveries;
+  }
+  EXPECT_GT(crashes, 50u);  // the swarm really crashes the node
+  EXPECT_GE(recoveries, crashes);
+}
+
+TEST(World, DifferentSeedsGiveDifferentRuns) {
+  const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
+  EXPECT_NE(run_scenario(s, 1).trace->hash(), run_scenario(s, 2).trace->hash());
+}
+
+TEST(World, NegativeControlLyingSyncIsCaught) {
+  const Scenario s = load_scenario(kSource + "/scenarios/negative_lying_sync.json");
+  RunResult r = run_scenario(s, 1);
+  ASSERT_FALSE(r.ok);
+  EXPECT_EQ(r.violations.front().property, "recovered_state_is_prefix");
+}
+
+TEST(World, WithoutTheLieTheSameRunHolds) {
+  Scenario s = load_scenario(kSource + "/scenarios/negative_lying_sync.json");
+  s.fault_plan->faults.erase(s.fault_plan->faults.begin());  // keep only the crash
+  EXPECT_TRUE(run_scenario(s, 1).ok);
+}
+
+TEST(Scenario, ErrorsNameTheFileTheFieldAndTheProblem) {
+  EXPECT_EQ(scenario_error("{}"), "s.json: /name: required field is missing");
+  EXPECT_EQ(scenario_error(R"({"name":"x"})"), "s.json: /duration_ms: required field is missing");
+  EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":-5})"),
+            "s.json: /duration_ms: expected a non-negative integer, found number -5");
+  EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"workload":{"writers":0}})"),
+            "s.json: /workload/writers: must be in [1, 1000]");
+  EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"workload":{"durable_fraction":2}})"),
+            "s.json: /workload/durable_fraction: expected a fraction in [0, 1], found 2.000000");
+  EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"wrokload":{}})"), "s.json: /wrokload: unknown field");
+  EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"swarm":{"crash_modes":["melt"]}})"),
+            "s.json: /swarm/crash_modes/0: expected drop_unsynced, torn_prefix or sector_damage, found string \"melt\"");
+}
+
+TEST(Scenario, EveryShippedScenarioLoads) {
+  for (const char* name : {"smoke.json", "negative_lying_sync.json"}) {
+    EXPECT_NO_THROW(load_scenario(kSource + "/scenarios/" + name)) << name;
+  }
+}
+
+TEST(Trace, WrittenTracesReadBackAndTamperingIsDetected) {
+  const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
+  RunResult r = run_scenario(s, 3);
+  const std::string path = ::testing::TempDir() + "/wtsim_trace_test.json";
+  r.trace->write(path);
+  traces::LoadedTrace t = traces::read_trace(path);
+  EXPECT_EQ(t.doc["trace_hash"], r.trace->hash());
+  EXPECT_EQ(t.doc["header"]["seed"], 3);
+
+  nlohmann::json doc = t.doc;
+  doc["events"][0]["actor"] = "someone-else";
+  EXPECT_THROW(traces::validate_trace(doc), std::invalid_argument);
+  doc = t.doc;
+  doc["version"] = 99;
+  try {
+    traces::validate_trace(doc);
+    ADD_FAILURE() << "a newer version was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "/version: trace format version 99 is newer than this tool reads (1)");
+  }
+  // A truncated file names the file and says it is not valid JSON.
+  std::string text;
+  {
+    std::ifstream in(path);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  {
+    std::ofstream out(path, std::ios::trunc);
+    out << text.substr(0, text.size() / 2);
+  }
+  try {
+    traces::read_trace(path);
+    ADD_FAILURE() << "a truncated trace was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ": not valid JSON", 0), 0u) << e.what();
+  }
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace wtsim::world
