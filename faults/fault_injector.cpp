@@ -68,6 +68,13 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file) {
   return d;
 }
 
+void FaultInjector::power_cycled() {
+  for (size_t i = 0; i < plan_.faults.size(); ++i) {
+    const Fault& f = plan_.faults[i];
+    if (f.kind == FaultKind::kIoError && f.sticky && f.at_disk_op && matched_[i] >= *f.at_disk_op) spent_[i] = true;
+  }
+}
+
 double FaultInjector::latency_factor(sim::Nanos now_ns) const {
   double factor = 1.0;
   for (const Fault& f : plan_.faults) {

@@ -45,6 +45,9 @@ class FaultInjector {
   uint64_t mutating_ops() const { return mutating_ops_; }
   // Faults fired since the last call, in firing order.
   std::vector<FiredFault> take_fired();
+  // A power cycle (crash and restart) clears sticky I/O errors that have started: the device
+  // comes back. Errors that have not started yet still will.
+  void power_cycled();
   // Stops count-triggered faults (liveness phase, or after the node is fenced).
   void set_enabled(bool enabled) { enabled_ = enabled; }
 

@@ -2,6 +2,7 @@
 #include <wiredtiger.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <set>
 
@@ -39,9 +40,15 @@ void World::handle_wt_failure(int code, const std::string& what) {
   trace_->event(sim_.now_ns(), sim_.current().name, "wt_error",
                 {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
   drain_wt_messages();
-  if (code == WT_PANIC) {
+  // Like MongoDB, which fasserts when a journal flush fails, the engine treats a failed commit,
+  // log flush or checkpoint as fatal. Continuing is unsafe: after a failed fsync Linux drops the
+  // dirty pages, WiredTiger 3.2.1 carries on, and the hole it leaves in the log makes recovery
+  // silently drop every later acknowledged commit (found by the fault_mix scenario).
+  const bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
+  if (code == WT_PANIC || fatal_io) {
     // The process dies; the OS page cache survives it, so nothing unsynced is lost.
-    crash_node(faults::CrashMode::kDropUnsynced, /*power_loss=*/false, "WiredTiger panic in " + what);
+    crash_node(faults::CrashMode::kDropUnsynced, /*power_loss=*/false,
+               std::string(code == WT_PANIC ? "WiredTiger panic" : "fatal I/O error") + " in " + what);
     throw sim::Cancelled{};
   }
   sim_.sleep_for(kErrorBackoffNs);

@@ -125,8 +125,13 @@ void World::director() {
 bool World::start_node() {
   const int ret = node_->open();
   drain_wt_messages();
-  drain_fired_faults();
+  const bool io_error_during_open = drain_fired_faults();
   if (node_->fenced() && ret == 0) return false;  // crashed during recovery: try again
+  if (ret != 0 && io_error_during_open) {
+    // An injected I/O error failed this attempt; an operator would restart the node again.
+    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}});
+    return false;
+  }
   if (ret != 0) {
     trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}});
     if (!corruption_injected()) violation("recovery_succeeds", std::string("wiredtiger_open: ") + wiredtiger_strerror(ret));
@@ -199,6 +204,7 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
     }
   }
   model_.crashed();
+  injector_.power_cycled();
   trace_->event(sim_.now_ns(), "faults", "crash",
                 {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
                  {"generation", node_->generation()}, {"unsynced", files}});
@@ -244,7 +250,8 @@ void World::final_checks() {
   // A clean shutdown must reopen to exactly the same state.
   model_.rebase(state);
   if (node_->open() != 0) {
-    violation("recovery_succeeds", "reopen after clean shutdown failed");
+    violation(corruption_injected() ? "corruption_detected_or_harmless" : "recovery_succeeds",
+              "reopen after clean shutdown failed");
     return;
   }
   check_recovered("clean_reopen");
@@ -265,11 +272,14 @@ void World::drain_wt_messages() {
   }
 }
 
-void World::drain_fired_faults() {
+bool World::drain_fired_faults() {
+  bool io_error = false;
   for (const faults::FiredFault& f : injector_.take_fired()) {
+    io_error |= f.what.rfind("EIO", 0) == 0;
     trace_->event(sim_.now_ns(), "faults", "fired",
                   {{"plan_index", f.plan_index}, {"disk_op", f.disk_op}, {"file", f.file}, {"what", f.what}});
   }
+  return io_error;
 }
 
 void World::after_wt_call() {

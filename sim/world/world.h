@@ -61,7 +61,7 @@ class World {
   void check_recovered(const char* when);
   void violation(const std::string& property, const std::string& detail);
   void drain_wt_messages();
-  void drain_fired_faults();
+  bool drain_fired_faults();  // true if an injected I/O error fired
   void after_wt_call();  // drains; throws sim::Cancelled if the node was fenced meanwhile
   bool corruption_injected() const;
 
