@@ -5,7 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include <memory>
-#include <optional>
+#include <vector>
 
 #include "bench/bench_common.h"
 #include "engine/kv_store.h"
@@ -33,7 +33,10 @@ void BM_CrashRecoverVerifyCycle(benchmark::State& state) {
   sim::Rng rng(1);
   engine::WtConnection conn;
   auto fs = open_generation(disk, conn);
-  if (!conn.is_open()) return state.SkipWithError("initial wiredtiger_open failed");
+  if (!conn.is_open()) {
+    state.SkipWithError("initial wiredtiger_open failed");
+    return;
+  }
   {  // Setup: 10 durable batches of 1,000 keys, then a checkpoint.
     engine::KvSession s(conn.get());
     bool ok = s.create_table() == 0;
