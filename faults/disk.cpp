@@ -114,6 +114,7 @@ int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
   }
   const auto* bytes = static_cast<const uint8_t*>(buf);
   apply_write(node.current, offset, bytes, len);
+  if (ghost_) return 0;
   node.pending.push_back(PendingOp{false, offset, std::vector<uint8_t>(bytes, bytes + len)});
   return 0;
 }
@@ -122,6 +123,7 @@ int Disk::truncate(InodeId id, uint64_t size) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);
   node.current.resize(size, 0);
+  if (ghost_) return 0;
   node.pending.push_back(PendingOp{true, size, {}});
   return 0;
 }
@@ -135,7 +137,7 @@ void Disk::sync(InodeId id) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);
   ++syncs_;
-  if (sync_lies_ && lies_about(id)) return;
+  if (ghost_ || (sync_lies_ && lies_about(id))) return;
   // Replaying the list is far cheaper than copying the whole image at every sync.
   for (const PendingOp& op : node.pending) apply_op(node.durable, op);
   node.pending.clear();
@@ -161,6 +163,7 @@ void Disk::drop_dirty(InodeId id) {
 std::unique_ptr<Disk> Disk::clone_visible() const {
   std::lock_guard lock(mu_);
   auto copy = std::make_unique<Disk>();
+  copy->ghost_ = true;
   copy->names_ = names_;
   copy->durable_names_ = names_;
   copy->next_id_ = next_id_;
@@ -169,7 +172,6 @@ std::unique_ptr<Disk> Disk::clone_visible() const {
     auto node = std::make_unique<Inode>();
     node->id = id;
     node->current = inode(id).current;
-    node->durable = node->current;
     copy->inodes_.emplace(id, std::move(node));
   }
   // Removed-but-open files stay readable to their handles, as on POSIX.
@@ -178,7 +180,6 @@ std::unique_ptr<Disk> Disk::clone_visible() const {
     auto orphan = std::make_unique<Inode>();
     orphan->id = id;
     orphan->current = node->current;
-    orphan->durable = node->current;
     copy->inodes_.emplace(id, std::move(orphan));
   }
   return copy;
@@ -231,6 +232,7 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
 
 std::vector<CrashFileReport> Disk::crash(CrashMode mode, sim::Rng& rng) {
   std::lock_guard lock(mu_);
+  assert(!ghost_ && "a ghost never crashes");
   std::vector<CrashFileReport> reports;
   std::unordered_map<InodeId, std::unique_ptr<Inode>> survivors;
   for (const auto& [name, id] : durable_names_) {  // sorted by name: deterministic rng draws

@@ -80,8 +80,9 @@ class Disk {
   void drop_dirty(InodeId id);
 
   // --- Whole device. ---
-  // A private copy of everything as now visible (pending applied, all durable): the "ghost" an
-  // old connection keeps after a crash so that nothing it does reaches this disk.
+  // A private copy of everything as now visible: the "ghost" an old connection keeps after a
+  // crash so that nothing it does reaches this disk. A ghost never crashes, so it keeps one image
+  // per file and no pending writes (fencing costs one copy of the data).
   std::unique_ptr<Disk> clone_visible() const;
   // Replaces the state with what survives a crash in `mode`; returns what it kept, by file name.
   std::vector<CrashFileReport> crash(CrashMode mode, sim::Rng& rng);
@@ -114,6 +115,7 @@ class Disk {
   uint64_t capacity_ = kUnlimited;
   uint64_t syncs_ = 0;
   std::optional<std::string> sync_lies_;  // file-name substring
+  bool ghost_ = false;
 };
 
 }  // namespace wtsim::faults

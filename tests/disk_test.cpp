@@ -185,6 +185,8 @@ TEST(Disk, GhostCloneIsIndependent) {
   ASSERT_EQ(ghost->write(f, 0, "XYZ", 3), 0);  // same inode ids in the ghost
   EXPECT_EQ(str(d.visible_image("f")), "abc");
   EXPECT_EQ(str(ghost->visible_image("f")), "XYZ");
+  ghost->sync(f);  // a ghost keeps no durability state and must not touch the original
+  EXPECT_EQ(str(d.durable_image("f")), "");
 }
 
 TEST(Disk, BitFlipChangesExactlyOneBit) {
