@@ -54,11 +54,26 @@ void Mutex::lock() {
   assert(owner_ == &me);
 }
 
+bool Mutex::held_by_current() const {
+  return owner_ != nullptr && owner_ == &Simulator::active()->current();
+}
+
 void Mutex::unlock() {
   assert(owner_ != nullptr);
   // Hand-off: the first waiter owns the mutex before it runs (FIFO fairness, no barging).
   owner_ = waiters_.notify_one(*Simulator::active());
 }
+
+void CondVar::wait(Mutex& m) {
+  Simulator& sim = *Simulator::active();
+  m.unlock();
+  // If cancelled here the fiber unwinds without the mutex; MutexGuard only unlocks what it holds.
+  waiters_.wait(sim, "condition", &name_);
+  m.lock();
+}
+
+void CondVar::notify_one() { waiters_.notify_one(*Simulator::active()); }
+void CondVar::notify_all() { waiters_.notify_all(*Simulator::active()); }
 
 void Event::wait() {
   Simulator& sim = *Simulator::active();

@@ -31,6 +31,7 @@ class Mutex {
   void lock();
   void unlock();
   bool locked() const { return owner_ != nullptr; }
+  bool held_by_current() const;
 
  private:
   std::string name_;
@@ -41,12 +42,33 @@ class Mutex {
 class MutexGuard {
  public:
   explicit MutexGuard(Mutex& m) : m_(m) { m_.lock(); }
-  ~MutexGuard() { m_.unlock(); }
+  ~MutexGuard() {
+    if (m_.held_by_current()) m_.unlock();  // a cancelled CondVar::wait unwinds without it
+  }
   MutexGuard(const MutexGuard&) = delete;
   MutexGuard& operator=(const MutexGuard&) = delete;
 
  private:
   Mutex& m_;
+};
+
+// A condition variable for sim::Mutex. wait() releases the mutex, parks, and re-acquires it;
+// spurious wake-ups do not happen, but callers still re-check their predicate (FIFO hand-off means
+// another fiber may have run in between).
+class CondVar {
+ public:
+  explicit CondVar(std::string name) : name_(std::move(name)) {}
+  void wait(Mutex& m);
+  template <class Pred>
+  void wait(Mutex& m, Pred pred) {
+    while (!pred()) wait(m);
+  }
+  void notify_one();
+  void notify_all();
+
+ private:
+  std::string name_;
+  WaitQueue waiters_;
 };
 
 // A manual-reset event.

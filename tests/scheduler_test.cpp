@@ -139,6 +139,49 @@ TEST(Scheduler, MutexIsFifoAndExclusive) {
   EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4}));
 }
 
+TEST(Scheduler, CondVarHandsOverUnderTheMutex) {
+  Simulator sim(5);
+  Mutex m("queue");
+  CondVar nonempty("nonempty");
+  std::vector<int> queue, got;
+  sim.spawn("consumer", "t", [&] {
+    for (int i = 0; i < 3; ++i) {
+      MutexGuard g(m);
+      nonempty.wait(m, [&] { return !queue.empty(); });
+      EXPECT_TRUE(m.held_by_current());
+      got.push_back(queue.front());
+      queue.erase(queue.begin());
+    }
+  });
+  sim.spawn("producer", "t", [&] {
+    for (int i = 0; i < 3; ++i) {
+      sim.sleep_for(kNsPerMs);
+      MutexGuard g(m);
+      queue.push_back(i);
+      nonempty.notify_one();
+    }
+  });
+  EXPECT_EQ(sim.run().kind, RunOutcome::Kind::kFinished);
+  EXPECT_EQ(got, (std::vector<int>{0, 1, 2}));
+}
+
+TEST(Scheduler, CancelInsideCondVarWaitUnwindsCleanly) {
+  Simulator sim(5);
+  Mutex m("m");
+  CondVar never("never");
+  sim.spawn("waiter", "node", [&] {
+    MutexGuard g(m);
+    never.wait(m);
+  });
+  sim.spawn("killer", "world", [&] {
+    sim.sleep_for(kNsPerMs);
+    sim.cancel_group("node");
+    sim.sleep_for(kNsPerMs);
+    MutexGuard g(m);  // the mutex was not left locked by the cancelled waiter
+  });
+  EXPECT_EQ(sim.run().kind, RunOutcome::Kind::kFinished);
+}
+
 TEST(Scheduler, ResourceServesNAtATime) {
   Simulator sim(3);
   Resource cpu("cpu", 2);
