@@ -12,6 +12,8 @@ struct CostModel {
   int cpu_cores = 2;
   sim::Nanos cpu_per_op_ns = 20 * sim::kNsPerUs;     // one engine operation (a write, a read)
   sim::Nanos cpu_per_byte_ns = 2;                    // encoding, copying
+  sim::Nanos cpu_per_key_ns = 1 * sim::kNsPerUs;     // one index key examined
+  sim::Nanos cpu_per_doc_ns = 5 * sim::kNsPerUs;     // one document fetched and matched
   sim::Nanos disk_per_byte_ns = 2;                   // ~500 MB/s sequential
   sim::Nanos disk_sync_ns = 1 * sim::kNsPerMs;       // one fsync
   sim::Nanos checkpoint_base_ns = 20 * sim::kNsPerMs;
@@ -21,6 +23,8 @@ struct CostModel {
     return {{"cpu_cores", cpu_cores},
             {"cpu_per_op_ns", cpu_per_op_ns},
             {"cpu_per_byte_ns", cpu_per_byte_ns},
+            {"cpu_per_key_ns", cpu_per_key_ns},
+            {"cpu_per_doc_ns", cpu_per_doc_ns},
             {"disk_per_byte_ns", disk_per_byte_ns},
             {"disk_sync_ns", disk_sync_ns},
             {"checkpoint_base_ns", checkpoint_base_ns},

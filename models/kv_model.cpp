@@ -22,17 +22,6 @@ std::string KvModel::make_value(uint64_t seq, size_t bytes) {
   return v;
 }
 
-std::optional<uint64_t> KvModel::seq_of(const std::string& value) {
-  const size_t colon = value.find(':');
-  if (colon == std::string::npos || colon == 0 || colon > 20) return std::nullopt;
-  uint64_t seq = 0;
-  for (size_t i = 0; i < colon; ++i) {
-    if (value[i] < '0' || value[i] > '9') return std::nullopt;
-    seq = seq * 10 + static_cast<uint64_t>(value[i] - '0');
-  }
-  return seq;
-}
-
 const CommitRecord& KvModel::record(uint64_t seq) const {
   assert(seq > base_seq_ && seq < next_seq_);
   return history_[seq - base_seq_ - 1];
@@ -92,18 +81,29 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
   std::set<uint64_t> seen_commits;
   std::vector<Mismatch> phantoms;
   for (const auto& [key, value] : recovered) {
-    auto seq = seq_of(value);
-    const bool from_base = lookup(base_, key) == Value{value};
-    bool from_history = false;
-    if (seq && *seq > base_seq_ && *seq < next_seq_) {
-      for (const KvWrite& w : record(*seq).writes) from_history |= (w.key == key && w.value == value);
+    // The oldest commit that wrote exactly this value (values need not carry their commit).
+    std::optional<uint64_t> seq;
+    bool aborted_only = false;
+    if (auto it = writes_by_key_.find(key); it != writes_by_key_.end()) {
+      for (uint64_t s : it->second) {
+        for (const KvWrite& w : record(s).writes) {
+          if (w.key != key || w.value != Value{value}) continue;
+          if (record(s).fate == CommitFate::kAborted) {
+            aborted_only = !seq.has_value();
+          } else if (!seq) {
+            seq = s;
+          }
+        }
+        if (seq) break;
+      }
     }
-    if (from_history && record(*seq).fate == CommitFate::kAborted) {
-      phantoms.push_back({key, "no value of an aborted commit", render(value) + " (never written: aborted)"});
-    } else if (from_history) {
+    if (lookup(base_, key) == Value{value}) continue;  // the most permissive reading
+    if (seq) {
       cut = std::max(cut, *seq);
       seen_commits.insert(*seq);
-    } else if (!from_base) {
+    } else if (aborted_only) {
+      phantoms.push_back({key, "no value of an aborted commit", render(value) + " (never written: aborted)"});
+    } else {
       phantoms.push_back({key, "a value some commit wrote", render(value) + " (never written)"});
     }
   }

@@ -10,6 +10,7 @@
 // After recovery, the recovered state must be the state after some prefix C >= D of the commit
 // history, in which each in-doubt commit is wholly present or wholly absent (the pending-bit idea
 // of RocksDB's db_stress, extended to non-durable writes whose losses must form a suffix).
+// Keys and values are opaque strings: the document workload uses "ns|_id" and the document's JSON.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -54,9 +55,9 @@ class KvModel {
  public:
   static constexpr size_t kMaxMismatchesReported = 8;
 
-  // Values written by the workload carry their commit's sequence number: "<seq>:<filler>".
+  // The key/value workload's values carry their commit's number ("<seq>:<filler>") so that a
+  // trace reader can tell where a value came from; the model itself matches whole values.
   static std::string make_value(uint64_t seq, size_t bytes);
-  static std::optional<uint64_t> seq_of(const std::string& value);
 
   uint64_t begin_commit(std::vector<KvWrite> writes, bool durable);
   void ack(uint64_t seq);

@@ -14,6 +14,13 @@ const std::vector<PropertyInfo>& catalogue() {
       {"corruption_detected_or_harmless",
        "after a bit flip or misdirected write, WiredTiger refuses to open or the data is intact"},
       {"tables_verify", "WiredTiger's verify passes on every table after recovery"},
+      {"index_consistency",
+       "validate: every record has exactly its index entries and every entry points to a record "
+       "that produces it; the collection's count matches"},
+      {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
+      {"increments_counted_once",
+       "each committed image's $inc counter equals the previous image's plus the increment "
+       "(no lost or doubled update)"},
       {"final_state_matches", "at the end of a run without a crash, the data equals the model"},
       {"liveness", "the run finishes: no deadlock, no fiber running past the time limit"},
       {"no_internal_error", "no unexpected exception escaped a simulated fiber"},

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   cli::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run one scenario with one seed; print the verdict, write a trace.");
   run_cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required()->check(CLI::ExistingFile);
+  run_cmd->add_option("--set", run.overrides, "Override a scenario field: path=value (e.g. node.lock_policy=collection); repeatable");
   run_cmd->add_option("--seed", run.seed, "Run seed (one seed reproduces one run exactly)")->capture_default_str();
   run_cmd->add_option("--trace", run.trace_path, "Write the JSON trace to this file");
   run_cmd->add_flag("--check-determinism", run.check_determinism, "Run twice and compare the trace hashes (exit 3 on a difference)");

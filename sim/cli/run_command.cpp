@@ -11,11 +11,12 @@ namespace {
 void print_verdict(const world::Scenario& s, uint64_t seed, const world::RunResult& r, const std::string& hash) {
   const auto& st = r.stats;
   std::printf("%s seed=%llu: %s  virtual %.3f s, %llu commits acked, %llu failed, %llu crashes, "
-              "%llu recovery checks, %llu checkpoints, trace hash %s\n",
+              "%llu recovery checks, %llu checkpoints%s, trace hash %s\n",
               s.name.c_str(), static_cast<unsigned long long>(seed), r.ok ? "OK" : "VIOLATED",
               static_cast<double>(st.virtual_ns) / 1e9, static_cast<unsigned long long>(st.commits_acked),
               static_cast<unsigned long long>(st.commits_failed), static_cast<unsigned long long>(st.crashes),
               static_cast<unsigned long long>(st.recoveries), static_cast<unsigned long long>(st.checkpoints),
+              st.workload_done_ns > 0 ? (", workload done at " + std::to_string(static_cast<double>(st.workload_done_ns) / 1e9) + " s").c_str() : "",
               hash.c_str());
   for (const auto& v : r.violations) {
     std::printf("  violated %s at %.3f s (event %llu): %s\n", v.property.c_str(),
@@ -29,7 +30,7 @@ void print_verdict(const world::Scenario& s, uint64_t seed, const world::RunResu
 int run_command(const RunOptions& o) {
   world::Scenario scenario;
   try {
-    scenario = world::load_scenario(o.scenario_path);
+    scenario = world::load_scenario(o.scenario_path, o.overrides);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wtsim: %s\n", e.what());
     return kBadInput;

@@ -2,6 +2,7 @@
 // `wtsim run`: one scenario, one seed, a verdict and a trace.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace wtsim::cli {
 
@@ -9,6 +10,7 @@ enum ExitCode { kHeld = 0, kViolated = 1, kBadInput = 2, kNondeterministic = 3 }
 
 struct RunOptions {
   std::string scenario_path;
+  std::vector<std::string> overrides;  // --set path=value
   uint64_t seed = 1;
   std::string trace_path;  // empty: no trace file
   bool check_determinism = false;

@@ -4,9 +4,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
-#include <set>
 
-#include "engine/wt_error.h"
+#include "engine/operation_context.h"
 #include "sim/world/world.h"
 
 namespace wtsim::world {
@@ -14,21 +13,13 @@ namespace {
 
 constexpr sim::Nanos kErrorBackoffNs = 10 * sim::kNsPerMs;
 
-std::string key_name(uint64_t k) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "k%06llu", static_cast<unsigned long long>(k));
-  return buf;
-}
-
 }  // namespace
 
 void World::spawn_node_actors() {
-  const std::string gen = std::to_string(node_->generation());
-  for (uint64_t i = 0; i < scenario_.workload.writers; ++i) {
-    sim_.spawn("writer-" + std::to_string(i) + ".g" + gen, "node", [this, i] { writer(static_cast<int>(i)); });
-  }
-  sim_.spawn("journal-flusher.g" + gen, "node", [this] { journal_flusher(); });
-  sim_.spawn("checkpointer.g" + gen, "node", [this] { checkpointer(); });
+  const std::string gen = generation_suffix();
+  system_->spawn_actors(gen);
+  sim_.spawn("journal-flusher" + gen, "node", [this] { journal_flusher(); });
+  sim_.spawn("checkpointer" + gen, "node", [this] { checkpointer(); });
 }
 
 void World::pay_disk(sim::Nanos cost_ns) {
@@ -54,69 +45,24 @@ void World::handle_wt_failure(int code, const std::string& what) {
   sim_.sleep_for(kErrorBackoffNs);
 }
 
-void World::writer(int index) {
-  const WorkloadSpec& w = scenario_.workload;
-  const engine::CostModel& cost = scenario_.cost;
-  sim::Rng rng = sim::stream(seed_, "workload.writer." + std::to_string(index) + ".g" +
-                                        std::to_string(node_->generation()));
-  engine::KvSession session(node_->conn());
+void World::metrics_sampler() {
   while (sim_.now_ns() < end_ns_) {
-    sim_.sleep_for(rng.between(0, 2 * w.think_ns));
-    if (sim_.now_ns() >= end_ns_) break;
-    const uint64_t seq = model_.next_seq();
-    const uint64_t n = static_cast<uint64_t>(rng.between(1, static_cast<int64_t>(w.keys_per_txn_max)));
-    std::set<uint64_t> keys;
-    while (keys.size() < std::min(n, w.keys)) keys.insert(rng.below(w.keys));
-    std::vector<models::KvWrite> writes;
-    uint64_t bytes = 0;
-    for (uint64_t k : keys) {
-      models::KvWrite write{key_name(k), std::nullopt};
-      if (!rng.chance(w.delete_fraction)) {
-        const auto size = static_cast<size_t>(rng.between(static_cast<int64_t>(w.value_bytes_min),
-                                                          static_cast<int64_t>(w.value_bytes_max)));
-        write.value = models::KvModel::make_value(seq, size);
-        bytes += size;
-      }
-      writes.push_back(std::move(write));
-    }
-    const bool durable = rng.chance(w.durable_fraction);
-    const uint64_t began = model_.begin_commit(writes, durable);
-    assert(began == seq);
-    int ret = session.apply(writes);
-    after_wt_call();
-    if (ret != 0) {
-      model_.aborted(seq);
-      ++stats_.commits_failed;
-      handle_wt_failure(ret, "apply");
-      continue;
-    }
-    ret = session.commit(durable);
-    after_wt_call();
-    if (ret != 0) {
-      model_.in_doubt(seq);
-      ++stats_.commits_failed;
-      handle_wt_failure(ret, "commit");
-      continue;
-    }
-    model_.ack(seq);
-    ++stats_.commits_acked;
-    nlohmann::json keys_json = nlohmann::json::array();
-    for (const auto& wr : writes) keys_json.push_back(wr.value ? wr.key : "-" + wr.key);  // "-": delete
-    trace_->event(sim_.now_ns(), sim_.current().name, "commit",
-                  {{"seq", seq}, {"keys", keys_json}, {"durable", durable}});
-    cpu_.use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
-             cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
-    if (durable) pay_disk(cost.disk_sync_ns + cost.disk_per_byte_ns * static_cast<sim::Nanos>(bytes));
+    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.metrics_interval_ns, end_ns_));
+    if (!node_->up() || restarting_) continue;
+    nlohmann::json sample = system_->sample_metrics();
+    if (sample.is_null()) continue;
+    sample["disk_bytes"] = disk_.used_bytes();
+    trace_->event(sim_.now_ns(), "metrics", "sample", std::move(sample));
   }
 }
 
 void World::journal_flusher() {
-  engine::KvSession session(node_->conn());
+  engine::OperationContext op(node_->conn());
   while (true) {
-    sim_.sleep_for(scenario_.node.journal_commit_interval_ns);
+    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.journal_commit_interval_ns, end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
     const uint64_t covered = model_.flush_started();
-    const int ret = session.log_flush();
+    const int ret = op.flush_log();
     after_wt_call();
     if (ret != 0) {
       handle_wt_failure(ret, "log_flush");
@@ -128,11 +74,11 @@ void World::journal_flusher() {
 }
 
 void World::checkpointer() {
-  engine::KvSession session(node_->conn());
+  engine::OperationContext op(node_->conn());
   while (true) {
-    sim_.sleep_for(scenario_.node.checkpoint_interval_ns);
+    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.checkpoint_interval_ns, end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
-    const int ret = session.checkpoint();
+    const int ret = op.session()->checkpoint(op.session(), nullptr);
     after_wt_call();
     if (ret != 0) {
       handle_wt_failure(ret, "checkpoint");

@@ -20,6 +20,12 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
       static_cast<sim::Nanos>(r.u64_or("checkpoint_interval_ms", n.checkpoint_interval_ns / kNsPerMs)) * kNsPerMs;
   n.journal_commit_interval_ns =
       static_cast<sim::Nanos>(r.u64_or("journal_commit_interval_ms", n.journal_commit_interval_ns / kNsPerMs)) * kNsPerMs;
+  n.metrics_interval_ns = static_cast<sim::Nanos>(r.u64_or("metrics_interval_ms", n.metrics_interval_ns / kNsPerMs)) * kNsPerMs;
+  n.lock_policy = r.string_or("lock_policy", n.lock_policy);
+  if (n.lock_policy != "document" && n.lock_policy != "collection") {
+    throw sim::JsonError(r.path_of("lock_policy"), "expected \"document\" or \"collection\", found \"" + n.lock_policy + "\"");
+  }
+  n.oplog = r.bool_or("oplog", n.oplog);
   if (n.checkpoint_interval_ns == 0 || n.journal_commit_interval_ns == 0) {
     throw sim::JsonError(path, "intervals must be positive");
   }
@@ -30,6 +36,20 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
 WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   WorkloadSpec w;
+  w.kind = r.string_or("kind", w.kind);
+  if (w.kind != "kv" && w.kind != "documents") {
+    throw sim::JsonError(r.path_of("kind"), "expected \"kv\" or \"documents\", found \"" + w.kind + "\"");
+  }
+  w.insert_weight = r.u64_or("insert_weight", w.insert_weight);
+  w.update_weight = r.u64_or("update_weight", w.update_weight);
+  w.delete_weight = r.u64_or("delete_weight", w.delete_weight);
+  w.find_weight = r.u64_or("find_weight", w.find_weight);
+  w.batch_size = r.u64_or("batch_size", w.batch_size);
+  w.total_documents = r.u64_or("total_documents", w.total_documents);
+  if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight == 0) {
+    throw sim::JsonError(path, "at least one operation weight must be positive");
+  }
+  if (w.batch_size < 1 || w.batch_size > 100000) throw sim::JsonError(r.path_of("batch_size"), "must be in [1, 100000]");
   w.writers = r.u64_or("writers", w.writers);
   w.keys = r.u64_or("keys", w.keys);
   w.think_ns = static_cast<sim::Nanos>(r.u64_or("think_us", w.think_ns / sim::kNsPerUs)) * sim::kNsPerUs;
@@ -58,6 +78,8 @@ engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   };
   ns("cpu_per_op_ns", c.cpu_per_op_ns);
   ns("cpu_per_byte_ns", c.cpu_per_byte_ns);
+  ns("cpu_per_key_ns", c.cpu_per_key_ns);
+  ns("cpu_per_doc_ns", c.cpu_per_doc_ns);
   ns("disk_per_byte_ns", c.disk_per_byte_ns);
   ns("disk_sync_ns", c.disk_sync_ns);
   ns("checkpoint_base_ns", c.checkpoint_base_ns);
@@ -97,7 +119,30 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
   }
 }
 
-Scenario load_scenario(const std::string& path) {
+namespace {
+
+void apply_override(nlohmann::json& j, const std::string& setting, const std::string& origin) {
+  const size_t eq = setting.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw std::invalid_argument(origin + ": --set " + setting + ": expected path=value, e.g. node.lock_policy=collection");
+  }
+  nlohmann::json* node = &j;
+  std::string path = setting.substr(0, eq);
+  for (size_t start = 0;;) {
+    const size_t dot = path.find('.', start);
+    const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_object()) throw std::invalid_argument(origin + ": --set " + setting + ": " + part + " is inside a non-object");
+    node = &(*node)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  const std::string text = setting.substr(eq + 1);
+  *node = nlohmann::json::accept(text) ? nlohmann::json::parse(text) : nlohmann::json(text);
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(path + ": cannot open scenario file");
   std::stringstream buf;
@@ -108,7 +153,8 @@ Scenario load_scenario(const std::string& path) {
   } catch (const nlohmann::json::parse_error& e) {
     throw std::invalid_argument(path + ": not valid JSON: byte " + std::to_string(e.byte) + ": " + e.what());
   }
-  return scenario_from_json(j, path);
+  for (const std::string& o : overrides) apply_override(j, o, path);
+  return scenario_from_json(j, overrides.empty() ? path : path + " (with --set)");
 }
 
 }  // namespace wtsim::world

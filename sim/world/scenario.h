@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "engine/cost_model.h"
 #include "faults/fault_plan.h"
@@ -17,9 +18,13 @@ struct NodeSpec {
   uint64_t cache_mb = 64;
   sim::Nanos checkpoint_interval_ns = 60 * sim::kNsPerSec;
   sim::Nanos journal_commit_interval_ns = 100 * sim::kNsPerMs;
+  sim::Nanos metrics_interval_ns = sim::kNsPerSec;  // 0: no metrics time series
+  std::string lock_policy = "document";             // "document" (WiredTiger) or "collection" (MMAPv1)
+  bool oplog = true;
 };
 
 struct WorkloadSpec {
+  std::string kind = "kv";  // "kv" or "documents"
   uint64_t writers = 3;
   uint64_t keys = 500;
   sim::Nanos think_ns = 5 * sim::kNsPerMs;  // mean pause between a writer's commits
@@ -28,6 +33,10 @@ struct WorkloadSpec {
   uint64_t keys_per_txn_max = 3;
   uint64_t value_bytes_min = 16;
   uint64_t value_bytes_max = 200;
+  // "documents" only: the mix of operations (weights) and the bulk-insert batch size.
+  uint64_t insert_weight = 4, update_weight = 4, delete_weight = 1, find_weight = 2;
+  uint64_t batch_size = 10;
+  uint64_t total_documents = 0;  // > 0: each writer inserts its share of this many, then stops
 };
 
 struct Scenario {
@@ -42,8 +51,9 @@ struct Scenario {
   nlohmann::json source;                        // the scenario as read, for the trace header
 };
 
-// Throws std::invalid_argument "FILE: /path: problem".
-Scenario load_scenario(const std::string& path);
+// Throws std::invalid_argument "FILE: /path: problem". `overrides` are "a.b=value" settings
+// applied to the JSON before it is read (value parsed as JSON, else taken as a string).
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
 // `origin` names the source in messages (a file name, or "trace header").
 Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin);
 

@@ -4,7 +4,6 @@
 
 #include <cassert>
 
-#include "engine/wt_error.h"
 #include "faults/fault_swarm.h"
 #include "properties/kv_properties.h"
 
@@ -62,6 +61,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan)
   engine::warm_up_wiredtiger_once();  // on the real clock, before the run virtualises it
   trace_ = std::make_unique<traces::Trace>(make_header(scenario, seed, injector_.plan()));
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
+  system_ = scenario.workload.kind == "documents" ? make_doc_system(*this) : make_kv_system(*this);
   node_->set_crash_handler([this](faults::CrashMode mode) {
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +
                                               std::to_string(injector_.mutating_ops()));
@@ -74,6 +74,7 @@ RunResult World::run() {
   sim::install_wall_clock(&sim_.clock());
   sim_.spawn("director", "world", [this] { director(); });
   sim_.spawn("fault-actor", "world", [this] { fault_actor(); });
+  if (scenario_.node.metrics_interval_ns > 0) sim_.spawn("metrics", "world", [this] { metrics_sampler(); });
   const sim::RunOutcome outcome = sim_.run();
   if (outcome.kind == sim::RunOutcome::Kind::kDeadlock || outcome.kind == sim::RunOutcome::Kind::kTimeLimit) {
     std::string detail = std::string(sim::to_string(outcome.kind)) + "; blocked:";
@@ -82,6 +83,7 @@ RunResult World::run() {
   }
   for (const std::string& e : outcome.errors) violation("no_internal_error", e);
   if (node_->fs() != nullptr && !node_->fenced() && node_->conn() != nullptr) node_->fence();
+  system_->close();
   node_.reset();  // closes a connection a cancelled run left open
   sim::uninstall_wall_clock();
 
@@ -97,7 +99,8 @@ RunResult World::run() {
                          {"crashes", stats_.crashes},
                          {"recoveries", stats_.recoveries},
                          {"checkpoints", stats_.checkpoints},
-                         {"virtual_ms", stats_.virtual_ns / sim::kNsPerMs}}}});
+                         {"virtual_ms", stats_.virtual_ns / sim::kNsPerMs},
+                         {"workload_done_ms", stats_.workload_done_ns / sim::kNsPerMs}}}});
   RunResult result;
   result.ok = violations_.empty();
   result.violations = violations_;
@@ -110,6 +113,7 @@ void World::director() {
   restarting_ = true;
   for (int attempt = 0; attempt < kMaxStartAttempts && !start_node(); ++attempt) {
     if (node_dead_) break;
+    system_->close();
     node_->close_fenced();
   }
   restarting_ = false;
@@ -139,15 +143,14 @@ bool World::start_node() {
     return false;
   }
   trace_->event(sim_.now_ns(), "node", "started", {{"generation", node_->generation()}});
-  {
-    engine::KvSession session(node_->conn());
-    const int created = session.create_table();
-    if (node_->fenced()) return false;
-    if (created != 0) {
-      violation("recovery_succeeds", std::string("create table: ") + wiredtiger_strerror(created));
-      node_dead_ = true;
-      return false;
-    }
+  const int opened = system_->open(node_->conn());
+  drain_wt_messages();
+  if (node_->fenced()) return false;
+  if (opened != 0) {
+    violation(corruption_injected() ? "corruption_detected_or_harmless" : "recovery_succeeds",
+              std::string("opening the schema: ") + wiredtiger_strerror(opened));
+    node_dead_ = true;
+    return false;
   }
   if (node_->generation() > 1 || stats_.crashes > 0) {
     check_recovered("recovery");
@@ -158,9 +161,8 @@ bool World::start_node() {
 }
 
 void World::check_recovered(const char* when) {
-  engine::KvSession session(node_->conn());
   models::KvState state;
-  int ret = session.read_all(state);
+  int ret = system_->read_state(node_->conn(), &state);
   drain_wt_messages();
   if (node_->fenced()) return;
   if (ret != 0) {
@@ -182,12 +184,15 @@ void World::check_recovered(const char* when) {
     violation(corruption_injected() ? "corruption_detected_or_harmless" : v.property, v.detail);
   }
   model_.rebase(state);
-  ret = session.verify();
+  report_validation(when);
+}
+
+void World::report_validation(const char* when) {
+  const auto problems = system_->validate(node_->conn());
   drain_wt_messages();
   if (node_->fenced()) return;
-  if (ret != 0) {
-    violation(corruption_injected() ? "corruption_detected_or_harmless" : "tables_verify",
-              std::string("verify table:kv: ") + wiredtiger_strerror(ret));
+  for (const auto& [property, detail] : problems) {
+    violation(corruption_injected() ? "corruption_detected_or_harmless" : property, std::string(when) + ": " + detail);
   }
 }
 
@@ -222,10 +227,12 @@ void World::restarter() {
     assert(++yields < kMaxYieldsWaitingForNode);
   }
   drain_wt_messages();
+  system_->close();
   node_->close_fenced();
   for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
     sim_.sleep_for(scenario_.cost.restart_ns);
     if (start_node() || node_dead_) break;
+    system_->close();
     node_->close_fenced();
   }
   restarting_ = false;
@@ -235,15 +242,15 @@ void World::final_checks() {
   injector_.set_enabled(false);  // the fault phase is over
   if (node_dead_ || !node_->up()) return;
   models::KvState state;
-  {
-    engine::KvSession session(node_->conn());
-    if (session.read_all(state) != 0) {
-      violation("final_state_matches", "reading the final state failed");
-      return;
-    }
+  if (system_->read_state(node_->conn(), &state) != 0) {
+    violation("final_state_matches", "reading the final state failed");
+    return;
   }
   if (auto v = properties::check_final_state(model_, state, sim_.now_ns())) violation(v->property, v->detail);
   trace_->event(sim_.now_ns(), "checker", "final_check", {{"keys", state.size()}});
+  report_validation("final");
+  for (const auto& [property, detail] : system_->take_findings()) violation(property, detail);
+  system_->close();
   const int closed = node_->close_clean();
   drain_wt_messages();
   if (closed != 0) violation("final_state_matches", std::string("clean close: ") + wiredtiger_strerror(closed));
@@ -254,7 +261,8 @@ void World::final_checks() {
               "reopen after clean shutdown failed");
     return;
   }
-  check_recovered("clean_reopen");
+  if (system_->open(node_->conn()) == 0) check_recovered("clean_reopen");
+  system_->close();
   node_->close_clean();
   drain_wt_messages();
 }
@@ -285,6 +293,13 @@ bool World::drain_fired_faults() {
 void World::after_wt_call() {
   drain_fired_faults();
   if (node_->fenced()) throw sim::Cancelled{};
+}
+
+uint64_t World::file_bytes(const std::string& name) const {
+  for (const faults::FileInfo& f : disk_.files()) {
+    if (f.name == name) return f.current_bytes;
+  }
+  return 0;
 }
 
 bool World::corruption_injected() const {

@@ -6,12 +6,12 @@
 //   fault-actor  (group "world") carries out the time-triggered faults of the plan;
 //   restarter    (group "world") after a crash: waits for the node's fibers to die, recovers,
 //                checks the recovered state, restarts the node's actors;
-//   writer-N, journal-flusher, checkpointer (group "node"): die with the node.
+//   metrics      (group "world") samples serverStatus and collStats into the trace;
+//   journal-flusher, checkpointer and the System's clients (group "node"): die with the node.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "engine/kv_store.h"
 #include "faults/disk.h"
 #include "faults/fault_injector.h"
 #include "models/kv_model.h"
@@ -20,6 +20,7 @@
 #include "sim/sync.h"
 #include "sim/world/node.h"
 #include "sim/world/scenario.h"
+#include "sim/world/system.h"
 #include "traces/trace.h"
 
 namespace wtsim::world {
@@ -31,6 +32,7 @@ struct RunStats {
   uint64_t recoveries = 0;
   uint64_t checkpoints = 0;
   sim::Nanos virtual_ns = 0;
+  sim::Nanos workload_done_ns = 0;  // bulk loads: when the last client finished
 };
 
 struct RunResult {
@@ -51,6 +53,30 @@ class World {
   ~World();
   RunResult run();
 
+  // --- For systems and their actors. ---
+  sim::Simulator& sim() { return sim_; }
+  models::KvModel& model() { return model_; }
+  traces::Trace& trace() { return *trace_; }
+  sim::Resource& cpu() { return cpu_; }
+  sim::Resource& disk_queue() { return disk_queue_; }
+  Node& node() { return *node_; }
+  RunStats& stats() { return stats_; }
+  const Scenario& scenario() const { return scenario_; }
+  uint64_t seed() const { return seed_; }
+  sim::Nanos end_ns() const { return end_ns_; }
+  std::string generation_suffix() const { return ".g" + std::to_string(node_->generation()); }
+  double latency_factor() const { return injector_.latency_factor(sim_.now_ns()); }
+  uint64_t file_bytes(const std::string& name) const;
+  // After every WiredTiger call of a node actor: drains fired faults; throws sim::Cancelled if
+  // the node was fenced meanwhile (nothing the call did may be acknowledged).
+  void after_wt_call();
+  // Records the failure; a panic or fatal I/O error crashes the node (and throws Cancelled).
+  void handle_wt_failure(int code, const std::string& what);
+  void pay_disk(sim::Nanos cost_ns);
+  void violation(const std::string& property, const std::string& detail);
+  // A bulk-load client finished its share: the workload's virtual duration is the latest.
+  void note_workload_done() { stats_.workload_done_ns = std::max(stats_.workload_done_ns, sim_.now_ns()); }
+
  private:
   // Lifecycle (world.cpp).
   void director();
@@ -59,20 +85,17 @@ class World {
   void restarter();
   void final_checks();
   void check_recovered(const char* when);
-  void violation(const std::string& property, const std::string& detail);
   void drain_wt_messages();
   bool drain_fired_faults();  // true if an injected I/O error fired
-  void after_wt_call();  // drains; throws sim::Cancelled if the node was fenced meanwhile
   bool corruption_injected() const;
+  void report_validation(const char* when);
 
   // Actors (actors.cpp).
   void spawn_node_actors();
-  void writer(int index);
   void journal_flusher();
   void checkpointer();
+  void metrics_sampler();
   void fault_actor();
-  void pay_disk(sim::Nanos cost_ns);
-  void handle_wt_failure(int code, const std::string& what);
 
   const Scenario& scenario_;
   uint64_t seed_;
@@ -82,6 +105,7 @@ class World {
   faults::Disk disk_;
   faults::FaultInjector injector_;
   std::unique_ptr<Node> node_;
+  std::unique_ptr<System> system_;
   models::KvModel model_;
   std::unique_ptr<traces::Trace> trace_;
   sim::Resource cpu_;

@@ -1,0 +1,108 @@
+#include "engine/catalog.h"
+
+#include <algorithm>
+
+namespace wtsim::engine {
+
+const IndexSpec* CollectionSpec::index(const std::string& name) const {
+  for (const IndexSpec& i : indexes) {
+    if (i.name == name) return &i;
+  }
+  return nullptr;
+}
+
+std::string default_index_name(const std::vector<std::pair<std::string, int>>& fields) {
+  std::string name;
+  for (const auto& [path, dir] : fields) name += (name.empty() ? "" : "_") + path + "_" + std::to_string(dir);
+  return name;
+}
+
+Document to_json(const IndexSpec& s) {
+  Document order = Document::array();
+  for (const auto& [path, dir] : s.fields) order.push_back({path, dir});
+  Document j = {{"name", s.name}, {"key", order}, {"unique", s.unique}, {"table", s.table}};
+  if (s.expire_after_seconds) j["expireAfterSeconds"] = *s.expire_after_seconds;
+  return j;
+}
+
+IndexSpec index_from_json(const Document& j) {
+  IndexSpec s;
+  s.name = j.at("name").get<std::string>();
+  for (const auto& f : j.at("key")) s.fields.emplace_back(f.at(0).get<std::string>(), f.at(1).get<int>());
+  s.unique = j.at("unique").get<bool>();
+  s.table = j.at("table").get<std::string>();
+  if (j.contains("expireAfterSeconds")) s.expire_after_seconds = j["expireAfterSeconds"];
+  return s;
+}
+
+Document to_json(const CollectionSpec& s) {
+  Document indexes = Document::array();
+  for (const IndexSpec& i : s.indexes) indexes.push_back(to_json(i));
+  return {{"ns", s.ns}, {"table", s.table}, {"capped_max_docs", s.capped_max_docs}, {"indexes", indexes}};
+}
+
+CollectionSpec collection_from_json(const Document& j) {
+  CollectionSpec s;
+  s.ns = j.at("ns").get<std::string>();
+  s.table = j.at("table").get<std::string>();
+  s.capped_max_docs = j.at("capped_max_docs").get<uint64_t>();
+  for (const auto& i : j.at("indexes")) s.indexes.push_back(index_from_json(i));
+  return s;
+}
+
+int Catalog::load(WT_SESSION* session) {
+  int ret = session->create(session, kUri, "key_format=S,value_format=S");
+  if (ret != 0) return ret;
+  WT_CURSOR* c = nullptr;
+  if ((ret = session->open_cursor(session, kUri, nullptr, nullptr, &c)) != 0) return ret;
+  collections_.clear();
+  while ((ret = c->next(c)) == 0) {
+    const char* value = nullptr;
+    if ((ret = c->get_value(c, &value)) != 0) break;
+    CollectionSpec spec = collection_from_json(Document::parse(value));
+    // Idents are "table:c<N>" / "table:i<N>": never reuse a number after a restart.
+    auto bump = [&](const std::string& uri) {
+      const size_t digits = uri.find_first_of("0123456789");
+      if (digits != std::string::npos) last_ident_ = std::max<uint64_t>(last_ident_, std::stoull(uri.substr(digits)));
+    };
+    bump(spec.table);
+    for (const IndexSpec& i : spec.indexes) bump(i.table);
+    collections_[spec.ns] = std::move(spec);
+  }
+  c->close(c);
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+int Catalog::save(WT_SESSION* session, const CollectionSpec& spec) {
+  WT_CURSOR* c = nullptr;
+  int ret = session->open_cursor(session, kUri, nullptr, nullptr, &c);
+  if (ret != 0) return ret;
+  const std::string row = to_json(spec).dump();
+  c->set_key(c, spec.ns.c_str());
+  c->set_value(c, row.c_str());
+  ret = c->insert(c);
+  c->close(c);
+  return ret;
+}
+
+int Catalog::remove(WT_SESSION* session, const std::string& ns) {
+  WT_CURSOR* c = nullptr;
+  int ret = session->open_cursor(session, kUri, nullptr, nullptr, &c);
+  if (ret != 0) return ret;
+  c->set_key(c, ns.c_str());
+  ret = c->remove(c);
+  c->close(c);
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+const CollectionSpec* Catalog::find(const std::string& ns) const {
+  auto it = collections_.find(ns);
+  return it == collections_.end() ? nullptr : &it->second;
+}
+
+CollectionSpec* Catalog::find_mutable(const std::string& ns) {
+  auto it = collections_.find(ns);
+  return it == collections_.end() ? nullptr : &it->second;
+}
+
+}  // namespace wtsim::engine

@@ -1,0 +1,67 @@
+#pragma once
+// The catalog: databases, collections and their indexes, persisted in WiredTiger (table
+// "_catalog", one JSON row per namespace) so that it recovers with the data.
+#include <wiredtiger.h>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/document.h"
+
+namespace wtsim::engine {
+
+struct IndexSpec {
+  std::string name;                               // e.g. "created_at_1"
+  std::vector<std::pair<std::string, int>> fields;  // (path, 1 or -1)
+  bool unique = false;
+  std::optional<Document> expire_after_seconds;   // TTL: a number (or a non-numeric mistake)
+  std::string table;                              // WiredTiger URI of the index table
+
+  bool is_id() const { return name == "_id_"; }
+};
+
+struct CollectionSpec {
+  std::string ns;     // "db.coll"
+  std::string table;  // WiredTiger URI of the record store
+  uint64_t capped_max_docs = 0;  // 0: not capped
+  std::vector<IndexSpec> indexes;  // secondary indexes; _id is the record store's key
+
+  std::string db() const { return ns.substr(0, ns.find('.')); }
+  std::string name() const { return ns.substr(ns.find('.') + 1); }
+  const IndexSpec* index(const std::string& name) const;
+};
+
+Document to_json(const IndexSpec& spec);
+IndexSpec index_from_json(const Document& j);
+Document to_json(const CollectionSpec& spec);
+CollectionSpec collection_from_json(const Document& j);
+
+// Index name MongoDB would give a key pattern: {a: 1, b: -1} -> "a_1_b_-1".
+std::string default_index_name(const std::vector<std::pair<std::string, int>>& fields);
+
+class Catalog {
+ public:
+  static constexpr const char* kUri = "table:_catalog";
+
+  // Creates the catalog table if needed and loads every collection. Returns WiredTiger's code.
+  int load(WT_SESSION* session);
+  // Writes one collection's row in the caller's transaction.
+  int save(WT_SESSION* session, const CollectionSpec& spec);
+  int remove(WT_SESSION* session, const std::string& ns);
+
+  const CollectionSpec* find(const std::string& ns) const;
+  CollectionSpec* find_mutable(const std::string& ns);
+  void put(CollectionSpec spec) { collections_[spec.ns] = std::move(spec); }
+  void erase(const std::string& ns) { collections_.erase(ns); }
+  const std::map<std::string, CollectionSpec>& collections() const { return collections_; }
+  uint64_t next_ident() { return ++last_ident_; }
+
+ private:
+  std::map<std::string, CollectionSpec> collections_;  // sorted: deterministic iteration
+  uint64_t last_ident_ = 0;
+};
+
+}  // namespace wtsim::engine

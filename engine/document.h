@@ -1,0 +1,29 @@
+#pragma once
+// Documents are JSON values stored as real BSON bytes (nlohmann::json's BSON encoding), so
+// their sizes match MongoDB's. A BSON Date is written {"$date": <ms since epoch>}.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wtsim::engine {
+
+using Document = nlohmann::json;
+
+std::vector<uint8_t> to_bson(const Document& doc);
+Document from_bson(const uint8_t* data, size_t size);
+size_t bson_size(const Document& doc);
+
+// The value at a dotted path ("a.b"), or nullptr when missing.
+const Document* get_path(const Document& doc, const std::string& path);
+
+bool is_date(const Document& v);
+Document make_date(int64_t ms);
+int64_t date_ms(const Document& v);
+
+// MongoDB's comparison order across types: null < numbers < strings < objects < arrays < bools < dates.
+int compare_values(const Document& a, const Document& b);
+
+}  // namespace wtsim::engine

@@ -1,0 +1,240 @@
+#include "engine/engine.h"
+
+#include <cassert>
+
+#include "engine/document.h"
+#include "engine/key_string.h"
+
+namespace wtsim::engine {
+namespace {
+
+std::string file_of(const std::string& table_uri) { return table_uri.substr(table_uri.find(':') + 1) + ".wt"; }
+
+const char* kRawTable = "key_format=u,value_format=u";
+
+}  // namespace
+
+DocumentEngine::DocumentEngine(EngineConfig config, EngineEnv env, WT_CONNECTION* conn)
+    : config_(std::move(config)), env_(std::move(env)), conn_(conn), locks_(*env_.sim) {
+  assert(env_.sim != nullptr && env_.cpu != nullptr && env_.disk != nullptr);
+}
+
+int DocumentEngine::open(OperationContext& op) {
+  int ret = catalog_.load(op.session());
+  if (ret != 0) return ret;
+  if (config_.oplog) {
+    if ((ret = op.session()->create(op.session(), kOplogUri, "key_format=q,value_format=u")) != 0) return ret;
+    WT_CURSOR* c = op.cursor(kOplogUri, &ret);
+    if (c == nullptr) return ret;
+    if ((ret = c->prev(c)) == 0) {
+      int64_t last = 0;
+      c->get_key(c, &last);
+      oplog_next_ts_ = static_cast<uint64_t>(last) + 1;
+    }
+    if (ret == 0 && (ret = c->next(c)) == 0) {
+      int64_t first = 0;
+      c->get_key(c, &first);
+      oplog_first_ts_ = static_cast<uint64_t>(first);
+    }
+    if (ret != 0 && ret != WT_NOTFOUND) return ret;
+  }
+  for (const auto& [ns, spec] : catalog_.collections()) {
+    if ((ret = recount(op, spec)) != 0) return ret;
+  }
+  return 0;
+}
+
+int DocumentEngine::recount(OperationContext& op, const CollectionSpec& coll) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return ret;
+  CollectionCounts counts;
+  while ((ret = c->next(c)) == 0) {
+    WT_ITEM value;
+    c->get_value(c, &value);
+    ++counts.count;
+    counts.data_bytes += static_cast<int64_t>(value.size);
+  }
+  counts_[coll.ns] = counts;
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+int DocumentEngine::create_collection(OperationContext& op, const std::string& ns, uint64_t capped_max_docs) {
+  if (catalog_.find(ns) != nullptr) return 0;
+  if (ns.find('.') == std::string::npos) return kBadValue;
+  HierarchicalLock lock(locks_, ns.substr(0, ns.find('.')), ns.substr(ns.find('.') + 1), LockMode::kIX, LockPolicy::kCollection);
+  CollectionSpec spec;
+  spec.ns = ns;
+  spec.table = "table:c" + std::to_string(catalog_.next_ident());
+  spec.capped_max_docs = capped_max_docs;
+  WT_SESSION* s = op.session();
+  int ret = s->create(s, spec.table.c_str(), kRawTable);
+  if (ret == 0) ret = s->begin_transaction(s, nullptr);
+  if (ret == 0 && (ret = catalog_.save(s, spec)) == 0) ret = s->commit_transaction(s, nullptr);
+  if (ret != 0) {
+    s->rollback_transaction(s, nullptr);
+    return ret;
+  }
+  ++metrics_.opcounters.command;
+  counts_[ns] = {};
+  catalog_.put(std::move(spec));
+  return 0;
+}
+
+int DocumentEngine::create_index(OperationContext& op, const std::string& ns, IndexSpec spec) {
+  int ret = create_collection(op, ns);
+  if (ret != 0) return ret;
+  ++metrics_.opcounters.command;
+  if (spec.name.empty()) spec.name = default_index_name(spec.fields);
+  if (spec.fields.empty()) return kBadValue;
+  HierarchicalLock lock(locks_, ns.substr(0, ns.find('.')), ns.substr(ns.find('.') + 1), LockMode::kIX, LockPolicy::kCollection);
+  CollectionSpec coll = *catalog_.find(ns);
+  if (coll.index(spec.name) != nullptr) return 0;  // idempotent, as MongoDB
+  spec.table = "table:i" + std::to_string(catalog_.next_ident());
+  WT_SESSION* s = op.session();
+  if ((ret = s->create(s, spec.table.c_str(), kRawTable)) != 0) return ret;
+  coll.indexes.push_back(spec);
+  // Build: one transaction that writes every entry and the catalog row (a foreground build).
+  if ((ret = op.begin()) != 0) return ret;
+  std::vector<Document> docs;
+  ret = matching_records(op, coll, Document::object(), 0, &docs);
+  for (size_t i = 0; ret == 0 && i < docs.size(); ++i) {
+    WriteError error;
+    CollectionSpec only_new = coll;
+    only_new.indexes = {spec};
+    ret = apply_indexes(op, only_new, record_key(docs[i]["_id"]), std::nullopt, docs[i], &error);
+    if (ret == 0 && error.code != 0) ret = error.code;
+  }
+  if (ret == 0) ret = catalog_.save(s, coll);
+  if (ret == 0) ret = op.commit();
+  if (ret != 0) {
+    op.rollback();
+    return ret;
+  }
+  catalog_.put(std::move(coll));
+  return 0;
+}
+
+int DocumentEngine::drop_index(OperationContext& op, const std::string& ns, const std::string& name) {
+  CollectionSpec* found = catalog_.find_mutable(ns);
+  if (found == nullptr) return kNamespaceNotFound;
+  ++metrics_.opcounters.command;
+  HierarchicalLock lock(locks_, found->db(), found->name(), LockMode::kIX, LockPolicy::kCollection);
+  CollectionSpec coll = *found;
+  auto it = std::find_if(coll.indexes.begin(), coll.indexes.end(), [&](const IndexSpec& i) { return i.name == name; });
+  if (it == coll.indexes.end()) return kIndexNotFound;
+  const std::string table = it->table;
+  coll.indexes.erase(it);
+  WT_SESSION* s = op.session();
+  int ret = s->begin_transaction(s, nullptr);
+  if (ret == 0 && (ret = catalog_.save(s, coll)) == 0) ret = s->commit_transaction(s, nullptr);
+  if (ret != 0) {
+    s->rollback_transaction(s, nullptr);
+    return ret;
+  }
+  catalog_.put(std::move(coll));
+  op.close_cursors();
+  // The table goes after the catalog stops naming it; a crash in between leaves an orphan table,
+  // which is harmless (never read).
+  s->drop(s, table.c_str(), "force=true");
+  return 0;
+}
+
+int DocumentEngine::set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
+                                     std::optional<Document> expire_after_seconds) {
+  CollectionSpec* found = catalog_.find_mutable(ns);
+  if (found == nullptr) return kNamespaceNotFound;
+  ++metrics_.opcounters.command;
+  CollectionSpec coll = *found;
+  bool changed = false;
+  for (IndexSpec& i : coll.indexes) {
+    if (i.name == index) i.expire_after_seconds = expire_after_seconds, changed = true;
+  }
+  if (!changed) return kIndexNotFound;
+  WT_SESSION* s = op.session();
+  int ret = s->begin_transaction(s, nullptr);
+  if (ret == 0 && (ret = catalog_.save(s, coll)) == 0) ret = s->commit_transaction(s, nullptr);
+  if (ret != 0) {
+    s->rollback_transaction(s, nullptr);
+    return ret;
+  }
+  catalog_.put(std::move(coll));
+  return 0;
+}
+
+int DocumentEngine::trim_oplog(OperationContext& op) {
+  if (!config_.oplog || oplog_next_ts_ - oplog_first_ts_ <= config_.oplog_max_entries) return 0;
+  const uint64_t keep_from = oplog_next_ts_ - config_.oplog_max_entries;
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(kOplogUri, &ret);
+  if (c == nullptr) return ret;
+  if ((ret = op.begin()) != 0) return ret;
+  for (uint64_t ts = oplog_first_ts_; ret == 0 && ts < keep_from; ++ts) {
+    c->set_key(c, static_cast<int64_t>(ts));
+    ret = c->remove(c);
+    if (ret == WT_NOTFOUND) ret = 0;  // an aborted writer's hole
+  }
+  if (ret == 0) ret = op.commit();
+  if (ret != 0) {
+    op.rollback();
+    return ret == WT_ROLLBACK ? 0 : ret;  // a conflict: the next round trims
+  }
+  oplog_first_ts_ = keep_from;
+  return 0;
+}
+
+Document DocumentEngine::server_status(OperationContext& op) {
+  Document status = metrics_.to_json();
+  static const std::pair<int, const char*> kCursorStats[] = {
+      {WT_STAT_CONN_CURSOR_INSERT, "cursor insert calls"},
+      {WT_STAT_CONN_CURSOR_NEXT, "cursor next calls"},
+      {WT_STAT_CONN_CURSOR_PREV, "cursor prev calls"},
+      {WT_STAT_CONN_CURSOR_REMOVE, "cursor remove calls"},
+      {WT_STAT_CONN_CURSOR_RESET, "cursor reset calls"},
+      {WT_STAT_CONN_CURSOR_SEARCH, "cursor search calls"},
+      {WT_STAT_CONN_CURSOR_SEARCH_NEAR, "cursor search near calls"},
+      {WT_STAT_CONN_CURSOR_UPDATE, "cursor update calls"},
+      {WT_STAT_CONN_TXN_UPDATE_CONFLICT, "update conflicts"},
+  };
+  WT_CURSOR* stats = nullptr;
+  WT_SESSION* s = op.session();
+  Document cursor = Document::object();
+  if (s->open_cursor(s, "statistics:", nullptr, nullptr, &stats) == 0) {
+    for (const auto& [key, name] : kCursorStats) {
+      stats->set_key(stats, key);
+      const char* desc = nullptr;
+      const char* pvalue = nullptr;
+      int64_t value = 0;
+      if (stats->search(stats) == 0 && stats->get_value(stats, &desc, &pvalue, &value) == 0) cursor[name] = value;
+    }
+    stats->close(stats);
+  }
+  status["wiredTiger"]["cursor"] = cursor;
+  return status;
+}
+
+Document DocumentEngine::coll_stats(const std::string& ns) const {
+  const CollectionSpec* coll = catalog_.find(ns);
+  if (coll == nullptr) return {{"ok", 0}, {"errmsg", "ns not found"}};
+  auto counts = counts_.count(ns) ? counts_.at(ns) : CollectionCounts{};
+  Document index_sizes = Document::object();
+  uint64_t total_index = 0;
+  for (const IndexSpec& i : coll->indexes) {
+    const uint64_t bytes = env_.file_bytes ? env_.file_bytes(file_of(i.table)) : 0;
+    index_sizes[i.name] = bytes;
+    total_index += bytes;
+  }
+  const uint64_t storage = env_.file_bytes ? env_.file_bytes(file_of(coll->table)) : 0;
+  return {{"ns", ns},
+          {"count", counts.count},
+          {"size", counts.data_bytes},
+          {"avgObjSize", counts.count > 0 ? counts.data_bytes / counts.count : 0},
+          {"storageSize", storage},
+          {"nindexes", coll->indexes.size() + 1},  // + the _id index (the record store's key)
+          {"totalIndexSize", total_index},
+          {"indexSizes", index_sizes},
+          {"capped", coll->capped_max_docs > 0},
+          {"ok", 1}};
+}
+
+}  // namespace wtsim::engine

@@ -1,0 +1,183 @@
+#pragma once
+// The document engine: a small MongoDB on WiredTiger. Collections are clustered by _id (record
+// store key = KeyString of _id, value = BSON); secondary indexes (single field, compound, unique,
+// multikey) and the oplog are written in the same WiredTiger transaction as the record. Every
+// document write is one unit of work (per-document atomicity). Locks follow the node's policy and
+// are held while the operation pays its virtual cost.
+#include <wiredtiger.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/catalog.h"
+#include "engine/commit_observer.h"
+#include "engine/cost_model.h"
+#include "engine/document.h"
+#include "engine/lock_manager.h"
+#include "engine/metrics.h"
+#include "engine/operation_context.h"
+#include "sim/scheduler.h"
+#include "sim/sync.h"
+
+namespace wtsim::engine {
+
+// Engine-level error codes (MongoDB's numbers where it has one).
+enum ErrorCode : int {
+  kOk = 0,
+  kDuplicateKey = 11000,
+  kNamespaceNotFound = 26,
+  kBadValue = 2,
+  kIndexNotFound = 27,
+  kCannotGrowCapped = 10003,
+};
+
+struct WriteConcern {
+  bool durable = false;  // j:true
+};
+
+struct WriteError {
+  size_t index = 0;
+  int code = 0;
+  std::string message;
+};
+
+struct WriteResult {
+  uint64_t n = 0;         // inserted, matched or deleted
+  uint64_t modified = 0;  // updates that changed a document
+  std::vector<Document> upserted_ids;
+  std::vector<WriteError> errors;
+  int wt_code = 0;  // a WiredTiger failure that ended the operation (I/O error, panic)
+  bool ok() const { return errors.empty() && wt_code == 0; }
+};
+
+struct FindRequest {
+  Document filter = Document::object();
+  std::optional<std::pair<std::string, int>> sort;  // field, direction
+  uint64_t limit = 0;                               // 0: none
+  std::string hint;                                 // index name, or "" to let the planner pick
+};
+
+struct FindResult {
+  std::vector<Document> docs;
+  Document explain;  // explain("executionStats") form
+  int wt_code = 0;
+  int code = 0;
+  std::string error;
+};
+
+struct ValidateResult {
+  bool valid = true;
+  uint64_t records = 0;
+  uint64_t index_entries = 0;
+  std::vector<std::string> errors;  // first few
+};
+
+struct EngineConfig {
+  LockPolicy policy = LockPolicy::kDocument;
+  CostModel cost;
+  uint64_t oplog_max_entries = 100'000;
+  bool oplog = true;
+};
+
+struct EngineEnv {
+  sim::Simulator* sim = nullptr;
+  sim::Resource* cpu = nullptr;
+  sim::Resource* disk = nullptr;
+  std::function<double()> disk_latency_factor;                  // from the fault plan
+  std::function<uint64_t(const std::string& file)> file_bytes;  // real sizes on the simulated disk
+  CommitObserver* observer = nullptr;
+};
+
+class DocumentEngine {
+ public:
+  static constexpr const char* kOplogUri = "table:oplog";
+  static constexpr int kMaxConflictRetries = 1'000'000;  // MongoDB has no limit; we bound it
+
+  DocumentEngine(EngineConfig config, EngineEnv env, WT_CONNECTION* conn);
+  // Loads the catalog, creates the oplog, recounts collections. Returns WiredTiger's code.
+  int open(OperationContext& op);
+
+  // --- DDL ---
+  int create_collection(OperationContext& op, const std::string& ns, uint64_t capped_max_docs = 0);
+  int create_index(OperationContext& op, const std::string& ns, IndexSpec spec);
+  int drop_index(OperationContext& op, const std::string& ns, const std::string& name);
+  int set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
+                       std::optional<Document> expire_after_seconds);
+
+  // --- CRUD ---
+  WriteResult insert_many(OperationContext& op, const std::string& ns, std::vector<Document> docs,
+                          WriteConcern wc, bool ordered = true);
+  WriteResult update(OperationContext& op, const std::string& ns, const Document& filter,
+                     const Document& update, bool upsert, bool multi, WriteConcern wc);
+  WriteResult remove(OperationContext& op, const std::string& ns, const Document& filter, bool just_one,
+                     WriteConcern wc, bool count_as_user_op = true);
+  FindResult find(OperationContext& op, const std::string& ns, const FindRequest& request);
+
+  // --- Introspection ---
+  ValidateResult validate(OperationContext& op, const std::string& ns);
+  Document server_status(OperationContext& op);
+  Document coll_stats(const std::string& ns) const;
+  int flush_journal(OperationContext& op) { return op.flush_log(); }
+  int trim_oplog(OperationContext& op);
+
+  const Catalog& catalog() const { return catalog_; }
+  Metrics& metrics() { return metrics_; }
+  LockManager& locks() { return locks_; }
+  const EngineConfig& config() const { return config_; }
+
+ private:
+  friend class WriteUnit;
+  struct CollectionCounts {
+    int64_t count = 0;
+    int64_t data_bytes = 0;
+  };
+
+  // Write internals (write_ops.cpp).
+  // Inside one unit of work: sees the current document (nullopt if absent), decides the next.
+  using Mutation = std::function<int(const std::optional<Document>& current, std::optional<Document>* next,
+                                     int64_t* inc_total, WriteError* error)>;
+  // One document's unit of work with locks, write-conflict retries and cost. Returns WiredTiger's
+  // code; engine errors (duplicate key, ...) come back in *error with 0.
+  int write_one(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, const Mutation& mutate,
+                bool durable, std::vector<uint64_t>& tickets, WriteError* error, bool* changed);
+  int write_attempt(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                    const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets, WriteError* error,
+                    bool* changed);
+  int apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                   const std::optional<Document>& next);
+  int apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                    const std::optional<Document>& before, const std::optional<Document>& after, WriteError* error);
+  int write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                  const std::optional<Document>& after);
+  void pay_write_cost(size_t bytes);
+  void backoff_after_conflict(int attempt);
+  int finish_durable(OperationContext& op, bool durable, const std::vector<uint64_t>& tickets);
+  const CollectionSpec* collection_for_write(OperationContext& op, const std::string& ns, int* ret);
+
+  // Read internals (query.cpp).
+  int read_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, Document* out);
+  // Every document matching `filter` (in the caller's transaction, or its own snapshot).
+  int matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
+                       uint64_t limit, std::vector<Document>* out);
+  std::vector<std::string> target_keys(OperationContext& op, const CollectionSpec& coll, const Document& filter,
+                                       bool just_one, int* ret);
+
+  int recount(OperationContext& op, const CollectionSpec& coll);
+
+  EngineConfig config_;
+  EngineEnv env_;
+  WT_CONNECTION* conn_;
+  Catalog catalog_;
+  LockManager locks_;
+  Metrics metrics_;
+  std::map<std::string, CollectionCounts> counts_;
+  uint64_t oplog_next_ts_ = 1;
+  uint64_t oplog_first_ts_ = 1;
+  uint64_t next_object_id_ = 1;
+};
+
+}  // namespace wtsim::engine

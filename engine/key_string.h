@@ -1,0 +1,18 @@
+#pragma once
+// An order-preserving byte encoding of index key values (the idea of MongoDB's KeyString): the
+// byte order of encodings equals compare_values() order, so WiredTiger's default collator sorts
+// index entries correctly. Each value is a type byte then a type-specific body.
+#include <string>
+
+#include "engine/document.h"
+
+namespace wtsim::engine {
+
+// Appends the encoding of `v`; `descending` inverts every byte so that a -1 index sorts in reverse.
+void append_key_value(std::string& out, const Document& v, bool descending = false);
+std::string key_of(const Document& v);
+
+// The record-store key of a document: the encoding of its _id.
+inline std::string record_key(const Document& id) { return key_of(id); }
+
+}  // namespace wtsim::engine

@@ -1,0 +1,34 @@
+#include "engine/operation_context.h"
+
+#include "engine/wt_error.h"
+
+namespace wtsim::engine {
+
+OperationContext::OperationContext(WT_CONNECTION* conn) {
+  check_wt(conn->open_session(conn, nullptr, "isolation=snapshot", &session_), "open_session");
+}
+
+OperationContext::~OperationContext() {
+  if (session_ != nullptr) session_->close(session_, nullptr);  // closes its cursors too
+}
+
+WT_CURSOR* OperationContext::cursor(const std::string& uri, int* ret) {
+  auto it = cursors_.find(uri);
+  if (it != cursors_.end()) {
+    it->second->reset(it->second);
+    *ret = 0;
+    return it->second;
+  }
+  WT_CURSOR* c = nullptr;
+  *ret = session_->open_cursor(session_, uri.c_str(), nullptr, nullptr, &c);
+  if (*ret != 0) return nullptr;
+  cursors_[uri] = c;
+  return c;
+}
+
+void OperationContext::close_cursors() {
+  for (auto& [uri, c] : cursors_) c->close(c);
+  cursors_.clear();
+}
+
+}  // namespace wtsim::engine

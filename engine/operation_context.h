@@ -1,0 +1,46 @@
+#pragma once
+// One client's connection to the engine: a WiredTiger session and its cached cursors. Owned by
+// one fiber; closing it (destruction) closes the session and every cursor.
+#include <wiredtiger.h>
+
+#include <map>
+#include <string>
+
+namespace wtsim::engine {
+
+class OperationContext {
+ public:
+  explicit OperationContext(WT_CONNECTION* conn);
+  ~OperationContext();
+  OperationContext(const OperationContext&) = delete;
+  OperationContext& operator=(const OperationContext&) = delete;
+
+  WT_SESSION* session() const { return session_; }
+  // A cursor on `uri`, opened once and kept; reset before it is handed out. nullptr on error
+  // (the WiredTiger code is in *ret).
+  WT_CURSOR* cursor(const std::string& uri, int* ret);
+  // Drops cached cursors (needed before verify, drop, or when a table goes away).
+  void close_cursors();
+
+  int begin() { return session_->begin_transaction(session_, "isolation=snapshot"); }
+  int commit() { return session_->commit_transaction(session_, nullptr); }
+  void rollback() { session_->rollback_transaction(session_, nullptr); }
+  int flush_log() { return session_->log_flush(session_, "sync=on"); }
+
+ private:
+  WT_SESSION* session_ = nullptr;
+  std::map<std::string, WT_CURSOR*> cursors_;
+};
+
+// WT_ITEM helpers for the raw (key_format=u, value_format=u) tables.
+inline WT_ITEM item_of(const std::string& bytes) {
+  WT_ITEM item{};
+  item.data = bytes.data();
+  item.size = bytes.size();
+  return item;
+}
+inline std::string string_of(const WT_ITEM& item) {
+  return std::string(static_cast<const char*>(item.data), item.size);
+}
+
+}  // namespace wtsim::engine

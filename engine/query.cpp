@@ -1,0 +1,359 @@
+// Reads: find with IDHACK / IXSCAN+FETCH / COLLSCAN plans, yielding every 128 works or 10 virtual
+// ms (locks released, snapshot abandoned, cursor repositioned), explain("executionStats"),
+// and the scans that updates, deletes and index builds use.
+#include <wiredtiger.h>
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <set>
+
+#include "engine/engine.h"
+#include "engine/index_keys.h"
+#include "engine/key_string.h"
+#include "engine/query_plan.h"
+#include "engine/update_ops.h"
+
+namespace wtsim::engine {
+namespace {
+
+constexpr uint64_t kYieldEveryWorks = 128;
+constexpr sim::Nanos kYieldEveryNs = 10 * sim::kNsPerMs;
+const std::string kPastEveryEntry(16, '\xff');  // sorts after any entry sharing a prefix
+
+struct ScanStats {
+  uint64_t works = 0, advanced = 0, need_time = 0, need_yield = 0, save_state = 0, restore_state = 0;
+  uint64_t keys_examined = 0, seeks = 0, dups_tested = 0, dups_dropped = 0, docs_examined = 0;
+  bool is_eof = false;
+};
+
+// Receives each matching document with its record key; returns false to stop.
+using Visitor = std::function<bool(const std::string& rkey, const Document& doc)>;
+
+// Hooks for yielding: release and re-acquire locks around a scheduler yield.
+struct Yielder {
+  sim::Simulator* sim = nullptr;
+  std::function<void()> release, reacquire;
+  sim::Nanos last_ns = 0;
+  bool due(const ScanStats& s) const {
+    return sim != nullptr && (s.works % kYieldEveryWorks == 0 || sim->now_ns() - last_ns >= kYieldEveryNs);
+  }
+};
+
+int fetch(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, std::optional<Document>* out) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return ret;
+  WT_ITEM key = item_of(rkey);
+  c->set_key(c, &key);
+  ret = c->search(c);
+  if (ret == WT_NOTFOUND) return 0;
+  if (ret != 0) return ret;
+  WT_ITEM value;
+  if ((ret = c->get_value(c, &value)) != 0) return ret;
+  *out = from_bson(static_cast<const uint8_t*>(value.data), value.size);
+  return 0;
+}
+
+class Scan {
+ public:
+  Scan(OperationContext& op, const CollectionSpec& coll, const QueryPlan& plan, const Document& filter, Yielder y)
+      : op_(op), coll_(coll), plan_(plan), filter_(filter), yielder_(std::move(y)) {}
+
+  int run(const Visitor& visit) {
+    switch (plan_.kind) {
+      case QueryPlan::Kind::kIdHack: return id_hack(visit);
+      case QueryPlan::Kind::kIndexScan: return index_scan(visit);
+      case QueryPlan::Kind::kCollScan: return coll_scan(visit);
+    }
+    return 0;
+  }
+  const ScanStats& stats() const { return stats_; }
+
+ private:
+  int id_hack(const Visitor& visit) {
+    std::optional<Document> doc;
+    const std::string rkey = record_key(plan_.id);
+    ++stats_.works;
+    ++stats_.keys_examined;
+    int ret = fetch(op_, coll_, rkey, &doc);
+    if (ret == 0 && doc) {
+      ++stats_.docs_examined;
+      if (matches(*doc, filter_)) ++stats_.advanced, visit(rkey, *doc);
+    }
+    stats_.is_eof = true;
+    return ret;
+  }
+
+  // Positions `c` at the first entry of the scan, or after `resume` (an entry already seen).
+  int position(WT_CURSOR* c, const std::optional<std::string>& resume, int* exact) {
+    ++stats_.seeks;
+    std::string target;
+    if (resume) {
+      target = *resume;
+    } else if (!plan_.backward && plan_.low) {
+      target = plan_.low->key;
+    } else if (plan_.backward && plan_.high) {
+      target = plan_.high->key + kPastEveryEntry;
+    } else {
+      *exact = 0;
+      return plan_.backward ? c->prev(c) : c->next(c);
+    }
+    WT_ITEM key = item_of(target);
+    c->set_key(c, &key);
+    int ret = c->search_near(c, exact);
+    if (ret != 0) return ret;
+    const bool skip = plan_.backward ? (*exact > 0 || (resume && *exact == 0)) : (*exact < 0 || (resume && *exact == 0));
+    if (skip) ret = plan_.backward ? c->prev(c) : c->next(c);
+    return ret;
+  }
+
+  // -1 before the bounds (skip), 0 inside, 1 past them (end).
+  int against_bounds(const std::string& entry) const {
+    const std::string first = entry.substr(0, encoded_value_length(entry, 0));
+    const std::optional<Bound>& end_bound = plan_.backward ? plan_.low : plan_.high;
+    const std::optional<Bound>& start_bound = plan_.backward ? plan_.high : plan_.low;
+    auto past = [&](const Bound& b, bool beyond_is_greater) {
+      const int c = first.compare(b.key);
+      return beyond_is_greater ? (c > 0 || (c == 0 && !b.inclusive)) : (c < 0 || (c == 0 && !b.inclusive));
+    };
+    if (end_bound && past(*end_bound, !plan_.backward)) return 1;
+    if (start_bound && first.compare(start_bound->key) == 0 && !start_bound->inclusive) return -1;
+    return 0;
+  }
+
+  int index_scan(const Visitor& visit) {
+    int ret = 0;
+    WT_CURSOR* c = op_.cursor(plan_.index->table, &ret);
+    if (c == nullptr) return ret;
+    int exact = 0;
+    ret = position(c, std::nullopt, &exact);
+    std::set<std::string> seen;
+    while (ret == 0) {
+      ++stats_.works;
+      WT_ITEM key, value;
+      if ((ret = c->get_key(c, &key)) != 0 || (ret = c->get_value(c, &value)) != 0) break;
+      const std::string entry = string_of(key);
+      const int where = against_bounds(entry);
+      if (where > 0) break;
+      ++stats_.keys_examined;
+      if (where == 0 && (ret = visit_entry(string_of(value), seen, visit)) != 0) break;
+      if (stopped_) return 0;
+      if (yielder_.due(stats_)) {
+        if ((ret = yield()) != 0) break;
+        c = op_.cursor(plan_.index->table, &ret);
+        if (c == nullptr) break;
+        ret = position(c, entry, &exact);
+        continue;
+      }
+      ret = plan_.backward ? c->prev(c) : c->next(c);
+    }
+    if (ret == WT_NOTFOUND) ++stats_.works;  // the work that finds the end of the index
+    stats_.is_eof = ret == WT_NOTFOUND || ret == 0;
+    return ret == WT_NOTFOUND ? 0 : ret;
+  }
+
+  int visit_entry(const std::string& rkey, std::set<std::string>& seen, const Visitor& visit) {
+    ++stats_.dups_tested;
+    if (!seen.insert(rkey).second) {
+      ++stats_.dups_dropped;
+      ++stats_.need_time;
+      return 0;
+    }
+    std::optional<Document> doc;
+    const int ret = fetch(op_, coll_, rkey, &doc);
+    if (ret != 0) return ret;
+    if (doc) ++stats_.docs_examined;
+    if (!doc || !matches(*doc, filter_)) {
+      ++stats_.need_time;
+      return 0;
+    }
+    ++stats_.advanced;
+    if (!visit(rkey, *doc)) stopped_ = true;
+    return 0;
+  }
+
+  int coll_scan(const Visitor& visit) {
+    int ret = 0;
+    WT_CURSOR* c = op_.cursor(coll_.table, &ret);
+    if (c == nullptr) return ret;
+    ++stats_.seeks;
+    ret = c->next(c);
+    while (ret == 0) {
+      ++stats_.works;
+      WT_ITEM key, value;
+      if ((ret = c->get_key(c, &key)) != 0 || (ret = c->get_value(c, &value)) != 0) break;
+      const std::string rkey = string_of(key);
+      const Document doc = from_bson(static_cast<const uint8_t*>(value.data), value.size);
+      ++stats_.docs_examined;
+      if (matches(doc, filter_)) {
+        ++stats_.advanced;
+        if (!visit(rkey, doc)) return 0;
+      } else {
+        ++stats_.need_time;
+      }
+      if (yielder_.due(stats_)) {
+        if ((ret = yield()) != 0) break;
+        if ((c = op_.cursor(coll_.table, &ret)) == nullptr) break;
+        WT_ITEM resume = item_of(rkey);
+        c->set_key(c, &resume);
+        int exact = 0;
+        ++stats_.seeks;
+        if ((ret = c->search_near(c, &exact)) == 0 && exact <= 0) ret = c->next(c);
+        continue;
+      }
+      ret = c->next(c);
+    }
+    stats_.is_eof = true;
+    return ret == WT_NOTFOUND ? 0 : ret;
+  }
+
+  int yield() {
+    ++stats_.save_state;
+    op_.rollback();
+    if (yielder_.release) yielder_.release();
+    yielder_.sim->yield();
+    if (yielder_.reacquire) yielder_.reacquire();
+    yielder_.last_ns = yielder_.sim->now_ns();
+    ++stats_.restore_state;
+    return op_.begin();
+  }
+
+  OperationContext& op_;
+  const CollectionSpec& coll_;
+  const QueryPlan& plan_;
+  const Document& filter_;
+  Yielder yielder_;
+  ScanStats stats_;
+  bool stopped_ = false;
+};
+
+Document stage_json(const QueryPlan& plan, const ScanStats& s, bool with_stats, uint64_t limit, size_t returned) {
+  Document leaf;
+  if (plan.kind == QueryPlan::Kind::kIdHack) {
+    leaf = {{"stage", "IDHACK"}};
+  } else if (plan.kind == QueryPlan::Kind::kCollScan) {
+    leaf = {{"stage", "COLLSCAN"}, {"direction", "forward"}};
+  } else {
+    Document pattern = Document::object();
+    for (const auto& [f, d] : plan.index->fields) pattern[f] = d;
+    leaf = {{"stage", "IXSCAN"}, {"keyPattern", pattern}, {"indexName", plan.index->name},
+            {"direction", plan.backward ? "backward" : "forward"}, {"indexBounds", plan.bounds_explain}};
+  }
+  if (with_stats) {
+    leaf.update({{"works", s.works}, {"advanced", s.advanced}, {"needTime", s.need_time}, {"needYield", s.need_yield},
+                 {"saveState", s.save_state}, {"restoreState", s.restore_state}, {"isEOF", s.is_eof ? 1 : 0}});
+    if (plan.kind == QueryPlan::Kind::kIndexScan) {
+      leaf.update({{"keysExamined", s.keys_examined}, {"seeks", s.seeks}, {"dupsTested", s.dups_tested},
+                   {"dupsDropped", s.dups_dropped}});
+    } else {
+      leaf["docsExamined"] = s.docs_examined;
+    }
+  }
+  Document root = leaf;
+  if (plan.kind == QueryPlan::Kind::kIndexScan) {
+    root = {{"stage", "FETCH"}, {"inputStage", leaf}};
+    if (with_stats) root.update({{"nReturned", s.advanced}, {"docsExamined", s.docs_examined}});
+  }
+  if (plan.sort_in_memory) root = {{"stage", "SORT"}, {"inputStage", root}};
+  if (limit > 0) {
+    root = {{"stage", "LIMIT"}, {"limitAmount", limit}, {"inputStage", root}};
+    if (with_stats) root["nReturned"] = returned;
+  }
+  return root;
+}
+
+}  // namespace
+
+int DocumentEngine::matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
+                                     uint64_t limit, std::vector<Document>* out) {
+  const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
+  Scan scan(op, coll, plan, filter, Yielder{});
+  return scan.run([&](const std::string&, const Document& doc) {
+    out->push_back(doc);
+    return limit == 0 || out->size() < limit;
+  });
+}
+
+std::vector<std::string> DocumentEngine::target_keys(OperationContext& op, const CollectionSpec& coll,
+                                                     const Document& filter, bool just_one, int* ret) {
+  std::vector<std::string> keys;
+  const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
+  std::optional<HierarchicalLock> lock;
+  lock.emplace(locks_, coll.db(), coll.name(), LockMode::kIS, config_.policy);
+  Yielder y{env_.sim, [&] { lock.reset(); }, [&] { lock.emplace(locks_, coll.db(), coll.name(), LockMode::kIS, config_.policy); },
+            env_.sim->now_ns()};
+  if ((*ret = op.begin()) != 0) return keys;
+  Scan scan(op, coll, plan, filter, y);
+  *ret = scan.run([&](const std::string& rkey, const Document&) {
+    keys.push_back(rkey);
+    return !just_one;
+  });
+  op.rollback();
+  metrics_.query_executor.scanned += scan.stats().keys_examined;
+  metrics_.query_executor.scanned_objects += scan.stats().docs_examined;
+  env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(scan.stats().keys_examined) +
+                config_.cost.cpu_per_doc_ns * static_cast<sim::Nanos>(scan.stats().docs_examined));
+  return keys;
+}
+
+FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, const FindRequest& req) {
+  FindResult result;
+  ++metrics_.opcounters.query;
+  const CollectionSpec* coll = catalog_.find(ns);
+  if (coll == nullptr) return result;  // a missing collection reads as empty, as MongoDB
+  if (!req.hint.empty() && coll->index(req.hint) == nullptr) {
+    result.code = kBadValue;
+    result.error = "hint provided does not correspond to an existing index";
+    return result;
+  }
+  const sim::Nanos start_ns = env_.sim->now_ns();
+  const QueryPlan plan = plan_query(*coll, req.filter, req.sort, req.hint);
+  std::optional<HierarchicalLock> lock;
+  lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy);
+  Yielder y{env_.sim, [&] { lock.reset(); }, [&] { lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy); },
+            start_ns};
+  if ((result.wt_code = op.begin()) != 0) return result;
+  Scan scan(op, *coll, plan, req.filter, y);
+  const bool early_limit = req.limit > 0 && !plan.sort_in_memory;
+  result.wt_code = scan.run([&](const std::string&, const Document& doc) {
+    result.docs.push_back(doc);
+    return !early_limit || result.docs.size() < req.limit;
+  });
+  op.rollback();
+  if (plan.sort_in_memory) {
+    const auto& [field, dir] = *req.sort;
+    std::stable_sort(result.docs.begin(), result.docs.end(), [&, field = field, dir = dir](const Document& a, const Document& b) {
+      static const Document kNull = nullptr;
+      const Document* va = get_path(a, field);
+      const Document* vb = get_path(b, field);
+      const int c = compare_values(va ? *va : kNull, vb ? *vb : kNull);
+      return dir < 0 ? c > 0 : c < 0;
+    });
+    if (req.limit > 0 && result.docs.size() > req.limit) result.docs.resize(req.limit);
+  }
+  const ScanStats& s = scan.stats();
+  metrics_.document.returned += result.docs.size();
+  metrics_.query_executor.scanned += s.keys_examined;
+  metrics_.query_executor.scanned_objects += s.docs_examined;
+  env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(s.keys_examined) +
+                config_.cost.cpu_per_doc_ns * static_cast<sim::Nanos>(s.docs_examined));
+  result.explain = {
+      {"queryPlanner", {{"namespace", ns}, {"winningPlan", stage_json(plan, s, false, req.limit, 0)}}},
+      {"executionStats",
+       {{"nReturned", result.docs.size()},
+        {"executionTimeMillis", (env_.sim->now_ns() - start_ns) / sim::kNsPerMs},
+        {"totalKeysExamined", s.keys_examined},
+        {"totalDocsExamined", s.docs_examined},
+        {"executionStages", stage_json(plan, s, true, req.limit, result.docs.size())}}}};
+  return result;
+}
+
+int DocumentEngine::read_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, Document* out) {
+  std::optional<Document> doc;
+  const int ret = fetch(op, coll, rkey, &doc);
+  if (ret == 0 && doc) *out = *doc;
+  return ret != 0 ? ret : (doc ? 0 : WT_NOTFOUND);
+}
+
+}  // namespace wtsim::engine

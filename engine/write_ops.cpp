@@ -1,0 +1,316 @@
+// Document writes: one unit of work per document (record, index entries and oplog entry in one
+// WiredTiger transaction), locks per the node's policy, write-conflict retries with MongoDB's
+// backoff, virtual cost paid inside the transaction with the locks held.
+#include <wiredtiger.h>
+
+#include <cassert>
+
+#include "engine/engine.h"
+#include "engine/index_keys.h"
+#include "engine/key_string.h"
+#include "engine/update_ops.h"
+
+namespace wtsim::engine {
+namespace {
+
+std::optional<Document> read_current(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                                     int* ret) {
+  WT_CURSOR* c = op.cursor(coll.table, ret);
+  if (c == nullptr) return std::nullopt;
+  WT_ITEM key = item_of(rkey);
+  c->set_key(c, &key);
+  *ret = c->search(c);
+  if (*ret == WT_NOTFOUND) {
+    *ret = 0;
+    return std::nullopt;
+  }
+  if (*ret != 0) return std::nullopt;
+  WT_ITEM value;
+  *ret = c->get_value(c, &value);
+  if (*ret != 0) return std::nullopt;
+  return from_bson(static_cast<const uint8_t*>(value.data), value.size);
+}
+
+}  // namespace
+
+const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op, const std::string& ns, int* ret) {
+  *ret = 0;
+  if (catalog_.find(ns) == nullptr) *ret = create_collection(op, ns);  // implicit, as MongoDB
+  return *ret == 0 ? catalog_.find(ns) : nullptr;
+}
+
+int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                                 const std::optional<Document>& next) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return ret;
+  WT_ITEM key = item_of(rkey);
+  c->set_key(c, &key);
+  if (!next) return c->remove(c);
+  const std::vector<uint8_t> bson = to_bson(*next);
+  WT_ITEM value{};
+  value.data = bson.data();
+  value.size = bson.size();
+  c->set_value(c, &value);
+  return c->insert(c);
+}
+
+int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                                  const std::optional<Document>& before, const std::optional<Document>& after,
+                                  WriteError* error) {
+  for (const IndexSpec& spec : coll.indexes) {
+    const std::set<std::string> old_keys = before ? index_keys(spec, *before) : std::set<std::string>{};
+    const std::set<std::string> new_keys = after ? index_keys(spec, *after) : std::set<std::string>{};
+    int ret = 0;
+    WT_CURSOR* c = op.cursor(spec.table, &ret);
+    if (c == nullptr) return ret;
+    for (const std::string& k : old_keys) {  // only keys that change are touched
+      if (new_keys.count(k) != 0) continue;
+      const std::string entry = index_entry_key(spec, k, rkey);
+      WT_ITEM key = item_of(entry);
+      c->set_key(c, &key);
+      if ((ret = c->remove(c)) != 0 && ret != WT_NOTFOUND) return ret;
+    }
+    for (const std::string& k : new_keys) {
+      if (old_keys.count(k) != 0) continue;
+      const std::string entry = index_entry_key(spec, k, rkey);
+      WT_ITEM key = item_of(entry);
+      c->set_key(c, &key);
+      if (spec.unique && (ret = c->search(c)) != WT_NOTFOUND) {
+        if (ret != 0) return ret;
+        error->code = kDuplicateKey;
+        error->message = "E11000 duplicate key error collection: " + coll.ns + " index: " + spec.name;
+        return 0;
+      }
+      c->set_key(c, &key);
+      WT_ITEM value = item_of(rkey);
+      c->set_value(c, &value);
+      if ((ret = c->insert(c)) != 0) return ret;
+    }
+  }
+  return 0;
+}
+
+int DocumentEngine::write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                                const std::optional<Document>& after) {
+  if (!config_.oplog) return 0;
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(kOplogUri, &ret);
+  if (c == nullptr) return ret;
+  const int64_t ts = static_cast<int64_t>(oplog_next_ts_++);
+  Document entry = {{"ts", ts}, {"ns", coll.ns}, {"op", after ? "u" : "d"}};
+  entry["o"] = after ? *after : Document{{"rkey", rkey.size()}};
+  const std::vector<uint8_t> bson = to_bson(entry);
+  WT_ITEM value{};
+  value.data = bson.data();
+  value.size = bson.size();
+  c->set_key(c, ts);
+  c->set_value(c, &value);
+  return c->insert(c);
+}
+
+void DocumentEngine::pay_write_cost(size_t bytes) {
+  const CostModel& cost = config_.cost;
+  env_.cpu->use(cost.cpu_per_op_ns + cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
+  const double factor = env_.disk_latency_factor ? env_.disk_latency_factor() : 1.0;
+  env_.disk->use(static_cast<sim::Nanos>(static_cast<double>(cost.disk_per_byte_ns * static_cast<sim::Nanos>(bytes)) * factor));
+}
+
+void DocumentEngine::backoff_after_conflict(int attempt) {
+  // MongoDB's WriteConflictException::logAndBackoff.
+  const sim::Nanos sleep_ns = attempt < 4 ? 0 : attempt < 10 ? sim::kNsPerMs : attempt < 100 ? 5 * sim::kNsPerMs : 10 * sim::kNsPerMs;
+  if (sleep_ns > 0) {
+    env_.sim->sleep_for(sleep_ns);
+  } else {
+    env_.sim->yield();
+  }
+}
+
+int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                                  const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets,
+                                  WriteError* error, bool* changed) {
+  HierarchicalLock lock(locks_, coll.db(), coll.name(), LockMode::kIX, config_.policy);
+  int ret = op.begin();
+  if (ret != 0) return ret;
+  std::optional<Document> current = read_current(op, coll, rkey, &ret);
+  std::optional<Document> next;
+  int64_t inc_total = 0;
+  if (ret == 0) ret = mutate(current, &next, &inc_total, error);
+  *changed = ret == 0 && error->code == 0 && current != next;
+  if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, next);
+  if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, current, next, error);
+  if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next);
+  if (ret == 0 && *changed && error->code == 0) pay_write_cost(next ? bson_size(*next) : rkey.size());
+  if (ret != 0 || error->code != 0 || !*changed) {
+    op.rollback();
+    return ret;
+  }
+  const uint64_t ticket = env_.observer != nullptr
+                              ? env_.observer->before_commit({DocWrite{coll.ns, (next ? *next : *current).at("_id"), next, inc_total}}, durable)
+                              : 0;
+  ret = op.commit();
+  if (env_.observer != nullptr) env_.observer->after_commit(ticket, ret);
+  if (ret != 0) return ret;
+  auto& counts = counts_[coll.ns];
+  counts.count += (next ? 1 : 0) - (current ? 1 : 0);
+  counts.data_bytes += static_cast<int64_t>(next ? bson_size(*next) : 0) - static_cast<int64_t>(current ? bson_size(*current) : 0);
+  if (durable) tickets.push_back(ticket);
+  return 0;
+}
+
+int DocumentEngine::write_one(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+                              const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets, WriteError* error,
+                              bool* changed) {
+  for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
+    *error = WriteError{};
+    const int ret = write_attempt(op, coll, rkey, mutate, durable, tickets, error, changed);
+    if (ret != WT_ROLLBACK) return ret;
+    ++metrics_.write_conflicts;  // WriteConflictException: abandon the snapshot and retry
+    backoff_after_conflict(attempt);
+  }
+  return WT_ROLLBACK;
+}
+
+int DocumentEngine::finish_durable(OperationContext& op, bool durable, const std::vector<uint64_t>& tickets) {
+  if (!durable || tickets.empty()) return 0;
+  const int ret = op.flush_log();
+  const double factor = env_.disk_latency_factor ? env_.disk_latency_factor() : 1.0;
+  if (env_.observer != nullptr) env_.observer->after_flush(tickets, ret);
+  env_.disk->use(static_cast<sim::Nanos>(static_cast<double>(config_.cost.disk_sync_ns) * factor));
+  return ret;
+}
+
+WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string& ns, std::vector<Document> docs,
+                                        WriteConcern wc, bool ordered) {
+  WriteResult result;
+  const CollectionSpec* coll = collection_for_write(op, ns, &result.wt_code);
+  if (coll == nullptr) return result;
+  std::vector<uint64_t> tickets;
+  for (size_t i = 0; i < docs.size(); ++i) {
+    ++metrics_.opcounters.insert;
+    Document& doc = docs[i];
+    if (!doc.is_object()) {
+      result.errors.push_back({i, kBadValue, "a document must be an object"});
+      if (ordered) break;
+      continue;
+    }
+    if (!doc.contains("_id")) doc["_id"] = "oid" + std::to_string(next_object_id_++);
+    const Mutation insert = [&doc](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
+                                   WriteError* error) {
+      if (current) {
+        error->code = kDuplicateKey;
+        error->message = "E11000 duplicate key error index: _id_ dup key: " + doc["_id"].dump();
+        return 0;
+      }
+      *next = doc;
+      return 0;
+    };
+    WriteError error;
+    bool changed = false;
+    result.wt_code = write_one(op, *coll, record_key(doc["_id"]), insert, wc.durable, tickets, &error, &changed);
+    if (result.wt_code != 0) break;
+    if (error.code != 0) {
+      error.index = i;
+      result.errors.push_back(error);
+      if (ordered) break;
+      continue;
+    }
+    ++result.n;
+    ++metrics_.document.inserted;
+  }
+  const int flushed = finish_durable(op, wc.durable, tickets);
+  if (result.wt_code == 0) result.wt_code = flushed;
+  return result;
+}
+
+WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, const Document& filter,
+                                   const Document& update, bool upsert, bool multi, WriteConcern wc) {
+  WriteResult result;
+  ++metrics_.opcounters.update;
+  const CollectionSpec* coll = collection_for_write(op, ns, &result.wt_code);
+  if (coll == nullptr) return result;
+  std::vector<uint64_t> tickets;
+  std::vector<std::string> keys = target_keys(op, *coll, filter, !multi, &result.wt_code);
+  if (result.wt_code != 0) return result;
+  const Mutation modify = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t* inc,
+                              WriteError* error) {
+    if (!current || !matches(*current, filter)) return 0;  // gone or changed since the plan saw it
+    Document doc = *current;
+    error->message = apply_update(doc, update, inc);
+    if (!error->message.empty()) error->code = kBadValue;
+    *next = doc;
+    return 0;
+  };
+  for (const std::string& rkey : keys) {
+    WriteError error;
+    bool changed = false;
+    result.wt_code = write_one(op, *coll, rkey, modify, wc.durable, tickets, &error, &changed);
+    if (result.wt_code != 0) break;
+    if (error.code != 0) {
+      result.errors.push_back(error);
+      break;
+    }
+    ++result.n;
+    ++metrics_.document.updated;
+    if (changed) ++result.modified;
+  }
+  if (keys.empty() && upsert && result.wt_code == 0) {
+    Document doc = upsert_seed(filter);
+    int64_t inc = 0;
+    const std::string message = apply_update(doc, update, &inc);
+    if (!message.empty()) {
+      result.errors.push_back({0, kBadValue, message});
+    } else {
+      if (!doc.contains("_id")) doc["_id"] = "oid" + std::to_string(next_object_id_++);
+      const Mutation insert = [&](const std::optional<Document>& current, std::optional<Document>* next,
+                                  int64_t* inc_total, WriteError* error) {
+        if (current) {
+          error->code = kDuplicateKey;
+          error->message = "E11000 duplicate key error (upsert raced an insert)";
+          return 0;
+        }
+        *next = doc;
+        *inc_total = inc;
+        return 0;
+      };
+      WriteError error;
+      bool changed = false;
+      result.wt_code = write_one(op, *coll, record_key(doc["_id"]), insert, wc.durable, tickets, &error, &changed);
+      if (error.code != 0) result.errors.push_back(error);
+      if (result.wt_code == 0 && error.code == 0) result.upserted_ids.push_back(doc["_id"]);
+    }
+  }
+  const int flushed = finish_durable(op, wc.durable, tickets);
+  if (result.wt_code == 0) result.wt_code = flushed;
+  return result;
+}
+
+WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, const Document& filter, bool just_one,
+                                   WriteConcern wc, bool count_as_user_op) {
+  WriteResult result;
+  if (count_as_user_op) ++metrics_.opcounters.remove;
+  const CollectionSpec* coll = catalog_.find(ns);
+  if (coll == nullptr) return result;
+  std::vector<uint64_t> tickets;
+  std::vector<std::string> keys = target_keys(op, *coll, filter, just_one, &result.wt_code);
+  if (result.wt_code != 0) return result;
+  const Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
+                             WriteError*) {
+    if (current && !matches(*current, filter)) *next = current;  // changed since the plan saw it
+    return 0;
+  };
+  for (const std::string& rkey : keys) {
+    WriteError error;
+    bool changed = false;
+    result.wt_code = write_one(op, *coll, rkey, erase, wc.durable, tickets, &error, &changed);
+    if (result.wt_code != 0) break;
+    if (!changed) continue;
+    ++result.n;
+    if (count_as_user_op) ++metrics_.document.deleted;
+  }
+  const int flushed = finish_durable(op, wc.durable, tickets);
+  if (result.wt_code == 0) result.wt_code = flushed;
+  return result;
+}
+
+}  // namespace wtsim::engine

@@ -1,0 +1,42 @@
+#pragma once
+// What runs on the node between a start and a crash: the schema, the client actors, and how the
+// world reads the node's data for its checks. The world owns the lifecycle (start, crash,
+// recovery, faults) and the model; a System owns the workload. Two exist: the key/value store of
+// the first runs ("kv") and the document engine ("documents").
+#include <wiredtiger.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/kv_model.h"
+
+namespace wtsim::world {
+
+class World;
+
+class System {
+ public:
+  virtual ~System() = default;
+  // After every start, before any actor runs: creates or loads the schema. WiredTiger's code.
+  virtual int open(WT_CONNECTION* conn) = 0;
+  // The node's data as the model sees it. WiredTiger's code.
+  virtual int read_state(WT_CONNECTION* conn, models::KvState* out) = 0;
+  // Index-consistency problems (validate) and WiredTiger verify failures, by property name.
+  virtual std::vector<std::pair<std::string, std::string>> validate(WT_CONNECTION* conn) = 0;
+  // Starts the client actors (group "node"); `suffix` names the generation (".g3").
+  virtual void spawn_actors(const std::string& suffix) = 0;
+  // The node's connection is about to close: release what refers to it.
+  virtual void close() = 0;
+  // One sample of the metrics time series (serverStatus and collStats), or null.
+  virtual nlohmann::json sample_metrics() { return nullptr; }
+  // Violations the system found itself while running (e.g. a counter that lost an increment).
+  virtual std::vector<std::pair<std::string, std::string>> take_findings() { return {}; }
+};
+
+std::unique_ptr<System> make_kv_system(World& world);
+std::unique_ptr<System> make_doc_system(World& world);
+
+}  // namespace wtsim::world
