@@ -75,6 +75,7 @@ int DocumentEngine::create_collection(OperationContext& op, const std::string& n
     s->rollback_transaction(s, nullptr);
     return ret;
   }
+  if ((ret = op.flush_log()) != 0) return ret;  // DDL is durable before it is acknowledged
   ++metrics_.opcounters.command;
   counts_[ns] = {};
   catalog_.put(std::move(spec));
@@ -111,6 +112,7 @@ int DocumentEngine::create_index(OperationContext& op, const std::string& ns, In
     op.rollback();
     return ret;
   }
+  if ((ret = op.flush_log()) != 0) return ret;  // DDL is durable before it is acknowledged
   catalog_.put(std::move(coll));
   return 0;
 }
@@ -132,6 +134,7 @@ int DocumentEngine::drop_index(OperationContext& op, const std::string& ns, cons
     s->rollback_transaction(s, nullptr);
     return ret;
   }
+  if ((ret = op.flush_log()) != 0) return ret;
   catalog_.put(std::move(coll));
   op.close_cursors();
   // The table goes after the catalog stops naming it; a crash in between leaves an orphan table,
@@ -158,6 +161,7 @@ int DocumentEngine::set_expire_after(OperationContext& op, const std::string& ns
     s->rollback_transaction(s, nullptr);
     return ret;
   }
+  if ((ret = op.flush_log()) != 0) return ret;
   catalog_.put(std::move(coll));
   return 0;
 }

@@ -99,9 +99,11 @@ void Simulator::spawn(std::string name, std::string group, std::function<void()>
                              if (!fiber->cancel) body();
                            } catch (const Cancelled&) {
                            } catch (const std::exception& e) {
+                             if (!first_exception_) first_exception_ = std::current_exception();
                              fiber_errors_.push_back(fiber->name + ": " + e.what());
                              cancel_group("");
                            } catch (...) {
+                             if (!first_exception_) first_exception_ = std::current_exception();
                              fiber_errors_.push_back(fiber->name + ": unknown exception");
                              cancel_group("");
                            }
@@ -141,7 +143,9 @@ RunOutcome Simulator::run() {
     outcome.at_ns = now_ns();
   }
   outcome.errors = std::move(fiber_errors_);
+  outcome.first_exception = first_exception_;
   fiber_errors_.clear();
+  first_exception_ = nullptr;
   return outcome;
 }
 

@@ -11,6 +11,7 @@
 #include <boost/fiber/context.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <memory>
@@ -64,6 +65,7 @@ struct RunOutcome {
   Nanos at_ns = 0;
   std::vector<BlockedFiber> blocked;  // for kDeadlock and kTimeLimit, in spawn order
   std::vector<std::string> errors;    // for kFiberError: unexpected exceptions escaping fibers
+  std::exception_ptr first_exception;  // the first of them, for callers that rethrow (tests)
 };
 
 const char* to_string(RunOutcome::Kind kind);
@@ -129,6 +131,7 @@ class Simulator {
   bool main_parked_ = false;
   bool time_limit_hit_ = false;
   std::vector<std::string> fiber_errors_;
+  std::exception_ptr first_exception_;
 };
 
 }  // namespace wtsim::sim

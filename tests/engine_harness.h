@@ -33,6 +33,7 @@ class EngineHarness {
   void reopen() {
     engine_.reset();
     if (conn_.is_open()) ASSERT_EQ(conn_.close(), 0);
+    fs_.resize(std::min<size_t>(fs_.size(), 1));  // keep only the latest closed one's successor
     static std::atomic<int> counter{0};
     fs_.push_back(std::make_unique<faults::SimFileSystem>(disk_, nullptr, "/test/h" + std::to_string(++counter)));
     ASSERT_EQ(conn_.open(*fs_.back(), WtConfig{}), 0);
@@ -50,13 +51,24 @@ class EngineHarness {
     run([&](OperationContext& op) { ASSERT_EQ(engine_->open(op), 0); });
   }
 
+  // Power loss: the connection is fenced, unsynced writes are dropped, WiredTiger recovers.
+  void crash_and_recover() {
+    engine_.reset();
+    fs_.back()->fence();
+    sim::Rng rng(1);
+    disk_.crash(faults::CrashMode::kDropUnsynced, rng);
+    conn_.close_fenced();
+    reopen();
+  }
+
   // Runs `body` in a fiber with its own OperationContext, to completion.
+  // An exception escaping the body (a RapidCheck assertion) is rethrown here.
   void run(const std::function<void(OperationContext&)>& body) {
     sim_.spawn("test", "t", [&] {
       OperationContext op(conn_.get());
       body(op);
     });
-    ASSERT_EQ(sim_.run().kind, sim::RunOutcome::Kind::kFinished);
+    finish(sim_.run());
   }
 
   // Runs several bodies concurrently, each in its own fiber and session.
@@ -67,7 +79,12 @@ class EngineHarness {
         body(i, op);
       });
     }
-    ASSERT_EQ(sim_.run().kind, sim::RunOutcome::Kind::kFinished);
+    finish(sim_.run());
+  }
+
+  static void finish(const sim::RunOutcome& out) {
+    if (out.first_exception) std::rethrow_exception(out.first_exception);
+    ASSERT_EQ(out.kind, sim::RunOutcome::Kind::kFinished) << sim::to_string(out.kind);
   }
 
   DocumentEngine& engine() { return *engine_; }
