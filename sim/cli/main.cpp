@@ -25,6 +25,12 @@ int main(int argc, char** argv) {
 
   CLI::App* props_cmd = app.add_subcommand("properties", "List the properties a verdict can report.");
 
+  std::string export_trace, export_format = "openmetrics", export_out;
+  CLI::App* export_cmd = app.add_subcommand("export", "Export a trace's metrics time series.");
+  export_cmd->add_option("trace", export_trace, "Trace file (JSON)")->required();
+  export_cmd->add_option("--format", export_format, "openmetrics")->check(CLI::IsMember({"openmetrics"}))->capture_default_str();
+  export_cmd->add_option("-o,--output", export_out, "Output file (default: standard output)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -32,6 +38,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : cli::kBadInput;
   }
   if (*run_cmd) return cli::run_command(run);
+  if (*export_cmd) return cli::export_command(export_trace, export_format, export_out);
   if (*props_cmd) {
     for (const auto& p : properties::catalogue()) std::printf("%-34s %s\n", p.name, p.checks);
     return 0;
