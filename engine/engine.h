@@ -2,7 +2,8 @@
 // The document engine: a small MongoDB on WiredTiger. Collections are clustered by _id (record
 // store key = KeyString of _id, value = BSON); secondary indexes (single field, compound, unique,
 // multikey) and the oplog are written in the same WiredTiger transaction as the record. Every
-// document write is one unit of work (per-document atomicity). Locks follow the node's policy and
+// update or delete of a document is one unit of work; insertMany groups up to 64 new documents
+// per unit of work and falls back to one at a time when a group fails (as MongoDB 3.6+). Locks follow the node's policy and
 // are held while the operation pays its virtual cost.
 #include <wiredtiger.h>
 
@@ -96,6 +97,7 @@ class DocumentEngine {
  public:
   static constexpr const char* kOplogUri = "table:oplog";
   static constexpr int kMaxConflictRetries = 1'000'000;  // MongoDB has no limit; we bound it
+  static constexpr size_t kInsertGroupMax = 64;          // MongoDB's internalInsertMaxBatchSize
 
   DocumentEngine(EngineConfig config, EngineEnv env, WT_CONNECTION* conn);
   // Loads the catalog, creates the oplog, recounts collections. Returns WiredTiger's code.
@@ -153,9 +155,17 @@ class DocumentEngine {
                     const std::optional<Document>& before, const std::optional<Document>& after, WriteError* error);
   int write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                   const std::optional<Document>& after);
-  void pay_write_cost(size_t bytes);
+  void pay_write_cost(size_t bytes, size_t documents);
   void backoff_after_conflict(int attempt);
   int finish_durable(OperationContext& op, bool durable, const std::vector<uint64_t>& tickets);
+  int insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc, bool durable,
+                 std::vector<uint64_t>& tickets, WriteError* error);
+  // A group of new documents in one unit of work; *fallback when one of them cannot go in
+  // (duplicate key): the caller then inserts them one at a time.
+  int insert_group(OperationContext& op, const CollectionSpec& coll, const std::vector<Document*>& group,
+                   bool durable, std::vector<uint64_t>& tickets, bool* fallback);
+  int insert_group_attempt(OperationContext& op, const CollectionSpec& coll, const std::vector<Document*>& group,
+                           bool durable, std::vector<uint64_t>& tickets, bool* fallback);
   const CollectionSpec* collection_for_write(OperationContext& op, const std::string& ns, int* ret);
 
   // Read internals (query.cpp).

@@ -109,9 +109,9 @@ int DocumentEngine::write_oplog(OperationContext& op, const CollectionSpec& coll
   return c->insert(c);
 }
 
-void DocumentEngine::pay_write_cost(size_t bytes) {
+void DocumentEngine::pay_write_cost(size_t bytes, size_t documents) {
   const CostModel& cost = config_.cost;
-  env_.cpu->use(cost.cpu_per_op_ns + cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
+  env_.cpu->use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(documents) + cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
   const double factor = env_.disk_latency_factor ? env_.disk_latency_factor() : 1.0;
   env_.disk->use(static_cast<sim::Nanos>(static_cast<double>(cost.disk_per_byte_ns * static_cast<sim::Nanos>(bytes)) * factor));
 }
@@ -140,7 +140,7 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, next);
   if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, current, next, error);
   if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next);
-  if (ret == 0 && *changed && error->code == 0) pay_write_cost(next ? bson_size(*next) : rkey.size());
+  if (ret == 0 && *changed && error->code == 0) pay_write_cost(next ? bson_size(*next) : rkey.size(), 1);
   if (ret != 0 || error->code != 0 || !*changed) {
     op.rollback();
     return ret;
@@ -180,43 +180,115 @@ int DocumentEngine::finish_durable(OperationContext& op, bool durable, const std
   return ret;
 }
 
+int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionSpec& coll,
+                                         const std::vector<Document*>& group, bool durable,
+                                         std::vector<uint64_t>& tickets, bool* fallback) {
+  HierarchicalLock lock(locks_, coll.db(), coll.name(), LockMode::kIX, config_.policy);
+  int ret = op.begin();
+  size_t bytes = 0;
+  std::vector<DocWrite> writes;
+  for (size_t i = 0; ret == 0 && i < group.size() && !*fallback; ++i) {
+    const Document& doc = *group[i];
+    const std::string rkey = record_key(doc["_id"]);
+    WriteError error;
+    if (read_current(op, coll, rkey, &ret) || ret != 0) {
+      *fallback = ret == 0;  // a duplicate _id: one at a time reports it precisely
+      break;
+    }
+    if ((ret = apply_record(op, coll, rkey, doc)) == 0) ret = apply_indexes(op, coll, rkey, std::nullopt, doc, &error);
+    if (ret == 0 && error.code != 0) *fallback = true;
+    if (ret == 0 && !*fallback) ret = write_oplog(op, coll, rkey, doc);
+    bytes += bson_size(doc);
+    writes.push_back(DocWrite{coll.ns, doc["_id"], doc, 0});
+  }
+  if (ret == 0 && !*fallback) pay_write_cost(bytes, group.size());
+  if (ret != 0 || *fallback) {
+    op.rollback();
+    return ret;
+  }
+  const uint64_t ticket = env_.observer != nullptr ? env_.observer->before_commit(writes, durable) : 0;
+  ret = op.commit();
+  if (env_.observer != nullptr) env_.observer->after_commit(ticket, ret);
+  if (ret != 0) return ret;
+  counts_[coll.ns].count += static_cast<int64_t>(group.size());
+  counts_[coll.ns].data_bytes += static_cast<int64_t>(bytes);
+  if (durable) tickets.push_back(ticket);
+  return 0;
+}
+
+int DocumentEngine::insert_group(OperationContext& op, const CollectionSpec& coll, const std::vector<Document*>& group,
+                                 bool durable, std::vector<uint64_t>& tickets, bool* fallback) {
+  for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
+    const int ret = insert_group_attempt(op, coll, group, durable, tickets, fallback);
+    if (ret != WT_ROLLBACK) return ret;
+    ++metrics_.write_conflicts;
+    backoff_after_conflict(attempt);
+  }
+  return WT_ROLLBACK;
+}
+
+int DocumentEngine::insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc, bool durable,
+                               std::vector<uint64_t>& tickets, WriteError* error) {
+  const Mutation insert = [&doc](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
+                                 WriteError* err) {
+    if (current) {
+      err->code = kDuplicateKey;
+      err->message = "E11000 duplicate key error index: _id_ dup key: " + doc["_id"].dump();
+      return 0;
+    }
+    *next = doc;
+    return 0;
+  };
+  bool changed = false;
+  return write_one(op, coll, record_key(doc["_id"]), insert, durable, tickets, error, &changed);
+}
+
 WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string& ns, std::vector<Document> docs,
                                         WriteConcern wc, bool ordered) {
   WriteResult result;
   const CollectionSpec* coll = collection_for_write(op, ns, &result.wt_code);
   if (coll == nullptr) return result;
   std::vector<uint64_t> tickets;
-  for (size_t i = 0; i < docs.size(); ++i) {
-    ++metrics_.opcounters.insert;
-    Document& doc = docs[i];
-    if (!doc.is_object()) {
-      result.errors.push_back({i, kBadValue, "a document must be an object"});
-      if (ordered) break;
-      continue;
+  for (size_t start = 0; start < docs.size() && result.wt_code == 0;) {
+    // Up to kInsertGroupMax well-formed documents in one unit of work, as MongoDB 3.6+ does.
+    std::vector<Document*> group;
+    size_t end = start;
+    for (; end < docs.size() && group.size() < kInsertGroupMax && docs[end].is_object(); ++end) {
+      if (!docs[end].contains("_id")) docs[end]["_id"] = "oid" + std::to_string(next_object_id_++);
+      group.push_back(&docs[end]);
     }
-    if (!doc.contains("_id")) doc["_id"] = "oid" + std::to_string(next_object_id_++);
-    const Mutation insert = [&doc](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
-                                   WriteError* error) {
-      if (current) {
-        error->code = kDuplicateKey;
-        error->message = "E11000 duplicate key error index: _id_ dup key: " + doc["_id"].dump();
-        return 0;
-      }
-      *next = doc;
-      return 0;
-    };
-    WriteError error;
-    bool changed = false;
-    result.wt_code = write_one(op, *coll, record_key(doc["_id"]), insert, wc.durable, tickets, &error, &changed);
+    bool fallback = group.size() < 2;
+    if (!fallback) result.wt_code = insert_group(op, *coll, group, wc.durable, tickets, &fallback);
     if (result.wt_code != 0) break;
-    if (error.code != 0) {
-      error.index = i;
-      result.errors.push_back(error);
-      if (ordered) break;
+    if (!fallback) {
+      metrics_.opcounters.insert += group.size();
+      metrics_.document.inserted += group.size();
+      result.n += group.size();
+      start = end;
       continue;
     }
-    ++result.n;
-    ++metrics_.document.inserted;
+    // One at a time: errors are reported per document; ordered stops at the first.
+    const size_t stop = std::max(end, start + 1);
+    bool stopped = false;
+    for (size_t i = start; i < stop && !stopped; ++i) {
+      ++metrics_.opcounters.insert;
+      WriteError error;
+      if (!docs[i].is_object()) {
+        error = {i, kBadValue, "a document must be an object"};
+      } else if ((result.wt_code = insert_one(op, *coll, docs[i], wc.durable, tickets, &error)) != 0) {
+        break;
+      }
+      if (error.code != 0) {
+        error.index = i;
+        result.errors.push_back(error);
+        stopped = ordered;
+        continue;
+      }
+      ++result.n;
+      ++metrics_.document.inserted;
+    }
+    if (stopped) break;
+    start = stop;
   }
   const int flushed = finish_durable(op, wc.durable, tickets);
   if (result.wt_code == 0) result.wt_code = flushed;
