@@ -15,6 +15,10 @@ struct DocWrite {
   Document id;
   std::optional<Document> post_image;  // nullopt: the document was deleted
   int64_t inc_total = 0;               // sum of this write's $inc amounts on field "n" (ledger)
+  std::optional<Document> pre_image;   // the document before the write, if it existed
+  // A TTL monitor delete: the indexed field and the bound (ms since the epoch) it deleted below.
+  std::string ttl_field;
+  int64_t ttl_bound_ms = 0;
 };
 
 class CommitObserver {

@@ -77,6 +77,12 @@ struct ValidateResult {
   std::vector<std::string> errors;  // first few
 };
 
+struct TtlPassResult {
+  uint64_t indexes = 0;  // TTL indexes visited
+  uint64_t deleted = 0;
+  int wt_code = 0;
+};
+
 struct EngineConfig {
   LockPolicy policy = LockPolicy::kDocument;
   CostModel cost;
@@ -124,6 +130,16 @@ class DocumentEngine {
   Document server_status(OperationContext& op);
   Document coll_stats(const std::string& ns) const;
   int flush_journal(OperationContext& op) { return op.flush_log(); }
+
+  // One pass of MongoDB's TTL monitor (3.0 TTLMonitor::doTTLPass): every index with a numeric
+  // expireAfterSeconds and a single-field key, collections in sorted order, deletes documents
+  // whose indexed Date is below now - expireAfterSeconds, in index order. On a secondary the pass
+  // is counted and nothing is deleted.
+  TtlPassResult ttl_pass(OperationContext& op, bool primary);
+  // Documents matching `filter`, for checkers: no metrics, no locks beyond a read.
+  uint64_t count_internal(OperationContext& op, const std::string& ns, const Document& filter, int* ret);
+  // Milliseconds since the epoch on the virtual clock (what new Date() returns).
+  int64_t now_ms() const;
   int trim_oplog(OperationContext& op);
 
   const Catalog& catalog() const { return catalog_; }
@@ -174,7 +190,9 @@ class DocumentEngine {
   int matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
                        uint64_t limit, std::vector<Document>* out);
   std::vector<std::string> target_keys(OperationContext& op, const CollectionSpec& coll, const Document& filter,
-                                       bool just_one, int* ret);
+                                       bool just_one, int* ret, bool user_op = true);
+  uint64_t delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
+                          int* ret);
 
   int recount(OperationContext& op, const CollectionSpec& coll);
 
@@ -188,6 +206,8 @@ class DocumentEngine {
   uint64_t oplog_next_ts_ = 1;
   uint64_t oplog_first_ts_ = 1;
   uint64_t next_object_id_ = 1;
+  const IndexSpec* ttl_index_ = nullptr;  // set while a TTL delete runs: tags its DocWrites
+  int64_t ttl_bound_ms_ = 0;
 };
 
 }  // namespace wtsim::engine

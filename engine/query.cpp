@@ -276,7 +276,7 @@ int DocumentEngine::matching_records(OperationContext& op, const CollectionSpec&
 }
 
 std::vector<std::string> DocumentEngine::target_keys(OperationContext& op, const CollectionSpec& coll,
-                                                     const Document& filter, bool just_one, int* ret) {
+                                                     const Document& filter, bool just_one, int* ret, bool user_op) {
   std::vector<std::string> keys;
   const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
   std::optional<HierarchicalLock> lock;
@@ -290,8 +290,10 @@ std::vector<std::string> DocumentEngine::target_keys(OperationContext& op, const
     return !just_one;
   });
   op.rollback();
-  metrics_.query_executor.scanned += scan.stats().keys_examined;
-  metrics_.query_executor.scanned_objects += scan.stats().docs_examined;
+  if (user_op) {  // TTL scans do not count as the query executor's (they have metrics.ttl)
+    metrics_.query_executor.scanned += scan.stats().keys_examined;
+    metrics_.query_executor.scanned_objects += scan.stats().docs_examined;
+  }
   env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(scan.stats().keys_examined) +
                 config_.cost.cpu_per_doc_ns * static_cast<sim::Nanos>(scan.stats().docs_examined));
   return keys;
@@ -347,6 +349,19 @@ FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, con
         {"totalDocsExamined", s.docs_examined},
         {"executionStages", stage_json(plan, s, true, req.limit, result.docs.size())}}}};
   return result;
+}
+
+uint64_t DocumentEngine::count_internal(OperationContext& op, const std::string& ns, const Document& filter, int* ret) {
+  *ret = 0;
+  const CollectionSpec* coll = catalog_.find(ns);
+  if (coll == nullptr) return 0;
+  const QueryPlan plan = plan_query(*coll, filter, std::nullopt, "");
+  if ((*ret = op.begin()) != 0) return 0;
+  uint64_t n = 0;
+  Scan scan(op, *coll, plan, filter, Yielder{});
+  *ret = scan.run([&](const std::string&, const Document&) { return ++n, true; });
+  op.rollback();
+  return n;
 }
 
 int DocumentEngine::read_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, Document* out) {

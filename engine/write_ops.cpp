@@ -145,9 +145,12 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
     op.rollback();
     return ret;
   }
-  const uint64_t ticket = env_.observer != nullptr
-                              ? env_.observer->before_commit({DocWrite{coll.ns, (next ? *next : *current).at("_id"), next, inc_total}}, durable)
-                              : 0;
+  DocWrite write{coll.ns, (next ? *next : *current).at("_id"), next, inc_total, current, "", 0};
+  if (ttl_index_ != nullptr) {
+    write.ttl_field = ttl_index_->fields.front().first;
+    write.ttl_bound_ms = ttl_bound_ms_;
+  }
+  const uint64_t ticket = env_.observer != nullptr ? env_.observer->before_commit({write}, durable) : 0;
   ret = op.commit();
   if (env_.observer != nullptr) env_.observer->after_commit(ticket, ret);
   if (ret != 0) return ret;
@@ -199,7 +202,7 @@ int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionS
     if (ret == 0 && error.code != 0) *fallback = true;
     if (ret == 0 && !*fallback) ret = write_oplog(op, coll, rkey, doc);
     bytes += bson_size(doc);
-    writes.push_back(DocWrite{coll.ns, doc["_id"], doc, 0});
+    writes.push_back(DocWrite{coll.ns, doc["_id"], doc, 0, std::nullopt, "", 0});
   }
   if (ret == 0 && !*fallback) pay_write_cost(bytes, group.size());
   if (ret != 0 || *fallback) {

@@ -17,6 +17,12 @@ const std::vector<PropertyInfo>& catalogue() {
       {"index_consistency",
        "validate: every record has exactly its index entries and every entry points to a record "
        "that produces it; the collection's count matches"},
+      {"ttl_safety",
+       "the TTL monitor deletes only documents whose indexed field holds a Date (or an array with "
+       "one) below now - expireAfterSeconds at the time of its pass"},
+      {"ttl_bounded_age",
+       "absent faults, when a TTL pass finishes nothing older than its bound remains (so no "
+       "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass)"},
       {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
       {"increments_counted_once",
        "each committed image's $inc counter equals the previous image's plus the increment "

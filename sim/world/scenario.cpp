@@ -37,8 +37,8 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   WorkloadSpec w;
   w.kind = r.string_or("kind", w.kind);
-  if (w.kind != "kv" && w.kind != "documents") {
-    throw sim::JsonError(r.path_of("kind"), "expected \"kv\" or \"documents\", found \"" + w.kind + "\"");
+  if (w.kind != "kv" && w.kind != "documents" && w.kind != "time_series") {
+    throw sim::JsonError(r.path_of("kind"), "expected \"kv\", \"documents\" or \"time_series\", found \"" + w.kind + "\"");
   }
   w.insert_weight = r.u64_or("insert_weight", w.insert_weight);
   w.update_weight = r.u64_or("update_weight", w.update_weight);
@@ -46,6 +46,7 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   w.find_weight = r.u64_or("find_weight", w.find_weight);
   w.batch_size = r.u64_or("batch_size", w.batch_size);
   w.total_documents = r.u64_or("total_documents", w.total_documents);
+  w.stop_inserts_at_ms = r.u64_or("stop_inserts_at_ms", w.stop_inserts_at_ms);
   if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight == 0) {
     throw sim::JsonError(path, "at least one operation weight must be positive");
   }
@@ -66,6 +67,30 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   }
   r.reject_unknown();
   return w;
+}
+
+TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  TtlSpec t;
+  t.mode = r.string_or("mode", t.mode);
+  if (t.mode != "index" && t.mode != "manual" && t.mode != "none") {
+    throw sim::JsonError(r.path_of("mode"), "expected \"index\", \"manual\" or \"none\", found \"" + t.mode + "\"");
+  }
+  t.expire_after_s = r.u64_or("expire_after_s", t.expire_after_s);
+  t.monitor_sleep_s = r.u64_or("monitor_sleep_s", t.monitor_sleep_s);
+  if (t.monitor_sleep_s == 0) throw sim::JsonError(r.path_of("monitor_sleep_s"), "must be at least 1");
+  t.monitor_enabled = r.bool_or("monitor_enabled", t.monitor_enabled);
+  t.manual_every_s = r.u64_or("manual_every_s", t.manual_every_s);
+  if (t.manual_every_s == 0) throw sim::JsonError(r.path_of("manual_every_s"), "must be at least 1");
+  t.index_at_ms = r.u64_or("index_at_ms", t.index_at_ms);
+  const std::string role = r.string_or("role", "primary");
+  if (role != "primary" && role != "secondary") {
+    throw sim::JsonError(r.path_of("role"), "expected \"primary\" or \"secondary\", found \"" + role + "\"");
+  }
+  t.primary = role == "primary";
+  t.query_every_ms = r.u64_or("query_every_ms", t.query_every_ms);
+  r.reject_unknown();
+  return t;
 }
 
 engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
@@ -105,6 +130,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (auto* n = r.optional("node")) s.node = node_from(*n, "/node");
     if (auto* w = r.optional("workload")) s.workload = workload_from(*w, "/workload");
     if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");
+    if (auto* t = r.optional("ttl")) s.ttl = ttl_from(*t, "/ttl");
     auto* plan = r.optional("fault_plan");
     auto* swarm = r.optional("swarm");
     if (plan != nullptr && swarm != nullptr) {

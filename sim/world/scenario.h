@@ -37,6 +37,19 @@ struct WorkloadSpec {
   uint64_t insert_weight = 4, update_weight = 4, delete_weight = 1, find_weight = 2;
   uint64_t batch_size = 10;
   uint64_t total_documents = 0;  // > 0: each writer inserts its share of this many, then stops
+  uint64_t stop_inserts_at_ms = 0;  // "time_series" only: > 0, inserts stop at this time
+};
+
+// The TTL experiments (kind "time_series"): how old documents go away.
+struct TtlSpec {
+  std::string mode = "index";        // "index" (TTL monitor), "manual" (a deleteMany job), "none"
+  uint64_t expire_after_s = 300;
+  uint64_t monitor_sleep_s = 60;     // ttlMonitorSleepSecs
+  bool monitor_enabled = true;       // ttlMonitorEnabled
+  uint64_t manual_every_s = 60;      // the manual job's period
+  uint64_t index_at_ms = 0;          // > 0: the index is created this late (the backlog case)
+  bool primary = true;               // false: the node is a secondary (TTL deletes nothing)
+  uint64_t query_every_ms = 0;       // > 0: find().sort({created_at: 1}).limit(1) with explain
 };
 
 struct Scenario {
@@ -45,6 +58,7 @@ struct Scenario {
   sim::Nanos duration_ns = 10 * sim::kNsPerSec;
   NodeSpec node;
   WorkloadSpec workload;
+  TtlSpec ttl;
   engine::CostModel cost;
   std::optional<faults::FaultPlan> fault_plan;  // explicit plan, used as is
   faults::SwarmSpec swarm;                      // otherwise drawn per seed

@@ -37,6 +37,6 @@ class System {
 };
 
 std::unique_ptr<System> make_kv_system(World& world);
-std::unique_ptr<System> make_doc_system(World& world);
+// In doc_system.h: make_mixed_doc_system, make_time_series_system.
 
 }  // namespace wtsim::world

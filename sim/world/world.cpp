@@ -6,6 +6,7 @@
 
 #include "faults/fault_swarm.h"
 #include "properties/kv_properties.h"
+#include "sim/world/doc_system.h"
 
 namespace wtsim::world {
 namespace {
@@ -61,7 +62,10 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan)
   engine::warm_up_wiredtiger_once();  // on the real clock, before the run virtualises it
   trace_ = std::make_unique<traces::Trace>(make_header(scenario, seed, injector_.plan()));
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
-  system_ = scenario.workload.kind == "documents" ? make_doc_system(*this) : make_kv_system(*this);
+  const std::string& kind = scenario.workload.kind;
+  system_ = kind == "documents" ? make_mixed_doc_system(*this)
+            : kind == "time_series" ? make_time_series_system(*this)
+                                    : make_kv_system(*this);
   node_->set_crash_handler([this](faults::CrashMode mode) {
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +
                                               std::to_string(injector_.mutating_ops()));
@@ -194,6 +198,7 @@ void World::report_validation(const char* when) {
   for (const auto& [property, detail] : problems) {
     violation(corruption_injected() ? "corruption_detected_or_harmless" : property, std::string(when) + ": " + detail);
   }
+  for (const auto& [property, detail] : system_->take_findings()) violation(property, detail);
 }
 
 void World::crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause) {
@@ -249,7 +254,6 @@ void World::final_checks() {
   if (auto v = properties::check_final_state(model_, state, sim_.now_ns())) violation(v->property, v->detail);
   trace_->event(sim_.now_ns(), "checker", "final_check", {{"keys", state.size()}});
   report_validation("final");
-  for (const auto& [property, detail] : system_->take_findings()) violation(property, detail);
   system_->close();
   const int closed = node_->close_clean();
   drain_wt_messages();

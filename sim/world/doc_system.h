@@ -1,0 +1,59 @@
+#pragma once
+// The document engine as a System: engine lifecycle per node generation, the commit observer that
+// feeds the model in WiredTiger's commit order, the checks it makes on every commit (exactly-once
+// $inc, TTL safety), reads for recovery checks, validate, and metrics samples. Subclasses add the
+// schema and the client actors of a workload.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "sim/world/system.h"
+#include "sim/world/world.h"
+
+namespace wtsim::world {
+
+class DocSystem : public System, public engine::CommitObserver {
+ public:
+  explicit DocSystem(World& world) : world_(world) {}
+
+  int open(WT_CONNECTION* conn) override;
+  int read_state(WT_CONNECTION* conn, models::KvState* out) override;
+  std::vector<std::pair<std::string, std::string>> validate(WT_CONNECTION* conn) override;
+  void close() override;
+  nlohmann::json sample_metrics() override;
+  std::vector<std::pair<std::string, std::string>> take_findings() override;
+
+  uint64_t before_commit(const std::vector<engine::DocWrite>& writes, bool durable) override;
+  void after_commit(uint64_t ticket, int ret) override;
+  void after_flush(const std::vector<uint64_t>& tickets, int ret) override;
+
+ protected:
+  // Creates the workload's collections and indexes (idempotent: runs at every start).
+  virtual int create_schema(engine::OperationContext& op) = 0;
+  // After a write operation of a client: throws if fenced, handles WiredTiger failures.
+  void check(const engine::WriteResult& r, const char* what);
+  void finding(const std::string& property, const std::string& detail);
+  // Trims the oplog to its size once a virtual second, as MongoDB's oplog truncation does.
+  void spawn_oplog_trimmer(const std::string& suffix);
+
+  World& world_;
+  std::unique_ptr<engine::DocumentEngine> engine_;
+
+ private:
+  static std::string model_key(const std::string& ns, const engine::Document& id) { return ns + "|" + id.dump(); }
+  void ack(uint64_t ticket);
+  void check_increment(const std::string& key, const engine::DocWrite& w);
+  void check_ttl_delete(const engine::DocWrite& w);
+
+  std::unique_ptr<engine::OperationContext> op_;
+  std::map<uint64_t, bool> durable_;       // ticket -> durable, until acknowledged
+  std::map<std::string, int64_t> last_n_;  // key -> counter of the last committed image
+  std::vector<std::pair<std::string, std::string>> findings_;
+};
+
+std::unique_ptr<System> make_mixed_doc_system(World& world);
+std::unique_ptr<System> make_time_series_system(World& world);
+
+}  // namespace wtsim::world
