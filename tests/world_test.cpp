@@ -101,6 +101,80 @@ TEST(World, LockingBulkInsertTakesTwiceAsLongUnderCollectionLocks) {
   EXPECT_NEAR(collection_s / document_s, 2.0, 0.2);
 }
 
+// The TTL account at 1/50 of its rate (batches of 20 every 117.6 ms: 170 documents/s).
+struct SawtoothFigures {
+  double min_age_s = 1e9, max_age_s = 0;  // the collection's span of data after the first 6 minutes
+  uint64_t ttl_deleted = 0, document_deleted = 0;
+};
+
+SawtoothFigures sawtooth(const std::string& mode) {
+  const Scenario s = load_scenario(kSource + "/scenarios/ttl_vs_manual_delete.json",
+                                   {"workload.batch_size=20", "ttl.mode=" + mode});
+  RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  const double rate = 20.0 / 0.117647;
+  SawtoothFigures f;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] != "sample") continue;
+    const auto& d = e["details"];
+    if (e["t_us"].get<int64_t>() > 370'000'000) {
+      const double age = d["collStats"]["test.demo"]["count"].get<double>() / rate;
+      f.min_age_s = std::min(f.min_age_s, age);
+      f.max_age_s = std::max(f.max_age_s, age);
+    }
+    f.ttl_deleted = d["serverStatus"]["metrics"]["ttl"]["deletedDocuments"].get<uint64_t>();
+    f.document_deleted = d["serverStatus"]["metrics"]["document"]["deleted"].get<uint64_t>();
+  }
+  return f;
+}
+
+TEST(World, TtlAndAManualJobBothKeepFiveToSixMinutesOfData) {
+  const SawtoothFigures ttl = sawtooth("index");
+  const SawtoothFigures manual = sawtooth("manual");
+  for (const SawtoothFigures& f : {ttl, manual}) {
+    EXPECT_GE(f.min_age_s, 299.0);
+    EXPECT_LE(f.max_age_s, 362.0);
+    EXPECT_GT(f.max_age_s - f.min_age_s, 50.0);  // a sawtooth, not a flat line
+  }
+  EXPECT_GT(ttl.ttl_deleted, 50'000u);  // TTL deletes count in metrics.ttl only
+  EXPECT_EQ(ttl.document_deleted, 0u);
+  EXPECT_EQ(manual.ttl_deleted, 0u);  // the job's deletes are user deletes
+  EXPECT_GT(manual.document_deleted, 50'000u);
+}
+
+TEST(World, TtlSurvivesCrashesAndCatchesUp) {
+  // TTL passes cut by crashes: nothing kept is lost (durability, ttl_safety), the next pass after
+  // a restart catches up (ttl_bounded_age after every finished pass).
+  const Scenario s = load_scenario(kSource + "/scenarios/ttl_vs_manual_delete.json",
+                                   {"workload.batch_size=5", "duration_ms=600000", "ttl.monitor_sleep_s=20",
+                                    "ttl.expire_after_s=60", "workload.durable_fraction=0.5",
+                                    R"(fault_plan=[{"kind":"crash","at_ms":130500,"mode":"torn_prefix"},{"kind":"crash","at_disk_op":90000,"mode":"sector_damage"},{"kind":"crash","at_ms":301000}])"});
+  RunResult a = run_scenario(s, 4);
+  RunResult b = run_scenario(s, 4);
+  ASSERT_TRUE(a.ok) << a.violations.front().property << ": " << a.violations.front().detail;
+  EXPECT_EQ(a.trace->hash(), b.trace->hash());
+  EXPECT_GE(a.stats.crashes, 2u);
+  uint64_t passes_with_deletes = 0;
+  for (const auto& e : a.trace->events()) passes_with_deletes += e["kind"] == "ttl_pass" && e["details"]["deleted"] > 0;
+  EXPECT_GT(passes_with_deletes, 10u);
+}
+
+TEST(World, ALateTtlIndexDeletesTheBacklogInItsFirstPass) {
+  const Scenario s = load_scenario(kSource + "/scenarios/ttl_late_index.json", {"workload.batch_size=20"});
+  RunResult r = run_scenario(s, 1);
+  ASSERT_TRUE(r.ok);
+  std::vector<uint64_t> deleted;
+  uint64_t queries = 0, max_keys = 0;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] == "ttl_pass" && e["details"]["deleted"] > 0) deleted.push_back(e["details"]["deleted"]);
+    if (e["kind"] == "query") ++queries, max_keys = std::max<uint64_t>(max_keys, e["details"]["keysExamined"]);
+  }
+  ASSERT_GE(deleted.size(), 2u);
+  EXPECT_GT(deleted[0], 5 * deleted[1]);  // 10 minutes of backlog, then a minute's worth
+  EXPECT_GT(queries, 150u);
+  EXPECT_EQ(max_keys, 1u);  // WiredTiger hides deleted entries: the index scan sees one key
+}
+
 TEST(World, DifferentSeedsGiveDifferentRuns) {
   const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
   EXPECT_NE(run_scenario(s, 1).trace->hash(), run_scenario(s, 2).trace->hash());
@@ -134,7 +208,8 @@ TEST(Scenario, ErrorsNameTheFileTheFieldAndTheProblem) {
 }
 
 TEST(Scenario, EveryShippedScenarioLoads) {
-  for (const char* name : {"smoke.json", "negative_lying_sync.json", "fault_mix.json", "corruption.json", "documents.json", "locking_bulk_insert.json"}) {
+  for (const char* name : {"smoke.json", "negative_lying_sync.json", "fault_mix.json", "corruption.json", "documents.json", "locking_bulk_insert.json",
+                           "ttl_vs_manual_delete.json", "ttl_late_index.json"}) {
     EXPECT_NO_THROW(load_scenario(kSource + "/scenarios/" + name)) << name;
   }
 }
