@@ -38,7 +38,8 @@ IndexSpec index_from_json(const Document& j) {
 Document to_json(const CollectionSpec& s) {
   Document indexes = Document::array();
   for (const IndexSpec& i : s.indexes) indexes.push_back(to_json(i));
-  return {{"ns", s.ns}, {"table", s.table}, {"capped_max_docs", s.capped_max_docs}, {"indexes", indexes}};
+  return {{"ns", s.ns}, {"table", s.table}, {"capped_max_docs", s.capped_max_docs}, {"indexes", indexes},
+          {"padded", s.padded}, {"power_of_2_sizes", s.power_of_2_sizes}, {"no_padding", s.no_padding}};
 }
 
 CollectionSpec collection_from_json(const Document& j) {
@@ -47,6 +48,9 @@ CollectionSpec collection_from_json(const Document& j) {
   s.table = j.at("table").get<std::string>();
   s.capped_max_docs = j.at("capped_max_docs").get<uint64_t>();
   for (const auto& i : j.at("indexes")) s.indexes.push_back(index_from_json(i));
+  s.padded = j.value("padded", false);
+  s.power_of_2_sizes = j.value("power_of_2_sizes", false);
+  s.no_padding = j.value("no_padding", false);
   return s;
 }
 

@@ -27,6 +27,10 @@ struct CollectionSpec {
   std::string ns;     // "db.coll"
   std::string table;  // WiredTiger URI of the record store
   uint64_t capped_max_docs = 0;  // 0: not capped
+  // The MMAPv1-style padded record store (records keyed by RecordId, an _id index, moves).
+  bool padded = false;
+  bool power_of_2_sizes = false;  // userFlags 1
+  bool no_padding = false;        // userFlags 2
   std::vector<IndexSpec> indexes;  // secondary indexes; _id is the record store's key
 
   std::string db() const { return ns.substr(0, ns.find('.')); }

@@ -4,6 +4,7 @@
 
 #include "engine/document.h"
 #include "engine/key_string.h"
+#include "engine/padded_store.h"
 
 namespace wtsim::engine {
 namespace {
@@ -40,6 +41,9 @@ int DocumentEngine::open(OperationContext& op) {
   }
   for (const auto& [ns, spec] : catalog_.collections()) {
     if ((ret = recount(op, spec)) != 0) return ret;
+    if (!spec.padded) continue;
+    allocators_[ns] = MmapAllocator({spec.power_of_2_sizes, spec.no_padding});
+    if ((ret = padded::load(op, spec, &allocators_[ns])) != 0) return ret;
   }
   return 0;
 }
@@ -53,22 +57,37 @@ int DocumentEngine::recount(OperationContext& op, const CollectionSpec& coll) {
     WT_ITEM value;
     c->get_value(c, &value);
     ++counts.count;
-    counts.data_bytes += static_cast<int64_t>(value.size);
+    uint32_t record_bytes = 0;
+    if (coll.padded) padded::decode(value.data, value.size, &record_bytes);
+    counts.data_bytes += coll.padded ? int64_t{record_bytes} - MmapAllocator::kRecordHeaderBytes : static_cast<int64_t>(value.size);
   }
   counts_[coll.ns] = counts;
   return ret == WT_NOTFOUND ? 0 : ret;
 }
 
-int DocumentEngine::create_collection(OperationContext& op, const std::string& ns, uint64_t capped_max_docs) {
+int DocumentEngine::create_collection(OperationContext& op, const std::string& ns, CollectionOptions options) {
   if (catalog_.find(ns) != nullptr) return 0;
   if (ns.find('.') == std::string::npos) return kBadValue;
   HierarchicalLock lock(locks_, ns.substr(0, ns.find('.')), ns.substr(ns.find('.') + 1), LockMode::kIX, LockPolicy::kCollection);
   CollectionSpec spec;
   spec.ns = ns;
   spec.table = "table:c" + std::to_string(catalog_.next_ident());
-  spec.capped_max_docs = capped_max_docs;
+  spec.capped_max_docs = options.capped_max_docs;
+  spec.padded = options.padded;
+  spec.power_of_2_sizes = options.power_of_2_sizes;
+  spec.no_padding = options.no_padding;
   WT_SESSION* s = op.session();
-  int ret = s->create(s, spec.table.c_str(), kRawTable);
+  int ret = 0;
+  if (spec.padded) {
+    // Records are keyed by RecordId, so _id needs an index of its own (unique).
+    IndexSpec id{"_id_", {{"_id", 1}}, true, std::nullopt, "table:i" + std::to_string(catalog_.next_ident())};
+    spec.indexes.push_back(id);
+    ret = padded::create_tables(s, spec);
+    if (ret == 0) ret = s->create(s, id.table.c_str(), kRawTable);
+    allocators_[ns] = MmapAllocator({spec.power_of_2_sizes, spec.no_padding});
+  } else {
+    ret = s->create(s, spec.table.c_str(), kRawTable);
+  }
   if (ret == 0) ret = s->begin_transaction(s, nullptr);
   if (ret == 0 && (ret = catalog_.save(s, spec)) == 0) ret = s->commit_transaction(s, nullptr);
   if (ret != 0) {
@@ -97,13 +116,14 @@ int DocumentEngine::create_index(OperationContext& op, const std::string& ns, In
   coll.indexes.push_back(spec);
   // Build: one transaction that writes every entry and the catalog row (a foreground build).
   if ((ret = op.begin()) != 0) return ret;
-  std::vector<Document> docs;
+  std::vector<std::pair<std::string, Document>> docs;
   ret = matching_records(op, coll, Document::object(), 0, &docs);
+  CollectionSpec only_new = coll;
+  only_new.indexes = {spec};
   for (size_t i = 0; ret == 0 && i < docs.size(); ++i) {
     WriteError error;
-    CollectionSpec only_new = coll;
-    only_new.indexes = {spec};
-    ret = apply_indexes(op, only_new, record_key(docs[i]["_id"]), std::nullopt, docs[i], &error);
+    const auto& [rkey, doc] = docs[i];
+    ret = apply_indexes(op, only_new, rkey, rkey, std::nullopt, doc, &error);
     if (ret == 0 && error.code != 0) ret = error.code;
   }
   if (ret == 0) ret = catalog_.save(s, coll);
@@ -217,6 +237,32 @@ Document DocumentEngine::server_status(OperationContext& op) {
   return status;
 }
 
+int DocumentEngine::padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out) {
+  const CollectionSpec* coll = catalog_.find(ns);
+  if (coll == nullptr || !coll->padded) return kNamespaceNotFound;
+  MmapAllocator persisted;
+  int ret = padded::load(op, *coll, &persisted);
+  if (ret != 0) return ret;
+  out->extents = persisted.extents();
+  out->free = persisted.free_regions();
+  out->padding_factor = persisted.padding_factor();
+  const MmapAllocator& memory = allocators_.at(ns);
+  out->memory_extents = memory.extents();
+  out->memory_free = memory.free_regions();
+  out->memory_padding_factor = memory.padding_factor();
+  out->records.clear();
+  WT_CURSOR* c = op.cursor(coll->table, &ret);
+  while (c != nullptr && (ret = c->next(c)) == 0) {
+    WT_ITEM key, value;
+    c->get_key(c, &key);
+    c->get_value(c, &value);
+    uint32_t bytes = 0;
+    padded::decode(value.data, value.size, &bytes);
+    out->records.push_back({padded::loc_of(string_of(key)), bytes});
+  }
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
 Document DocumentEngine::coll_stats(const std::string& ns) const {
   const CollectionSpec* coll = catalog_.find(ns);
   if (coll == nullptr) return {{"ok", 0}, {"errmsg", "ns not found"}};
@@ -229,6 +275,22 @@ Document DocumentEngine::coll_stats(const std::string& ns) const {
     total_index += bytes;
   }
   const uint64_t storage = env_.file_bytes ? env_.file_bytes(file_of(coll->table)) : 0;
+  if (coll->padded) {  // MMAPv1's view: extents, not files
+    const MmapAllocator& alloc = allocators_.at(ns);
+    return {{"ns", ns},
+            {"count", counts.count},
+            {"size", counts.data_bytes},
+            {"avgObjSize", counts.count > 0 ? counts.data_bytes / counts.count : 0},
+            {"storageSize", alloc.storage_bytes()},
+            {"numExtents", alloc.extents().size()},
+            {"lastExtentSize", alloc.extents().empty() ? 0 : alloc.extents().back()},
+            {"paddingFactor", alloc.padding_factor()},
+            {"userFlags", (coll->power_of_2_sizes ? 1 : 0) | (coll->no_padding ? 2 : 0)},
+            {"nindexes", coll->indexes.size()},
+            {"totalIndexSize", total_index},
+            {"indexSizes", index_sizes},
+            {"ok", 1}};
+  }
   return {{"ns", ns},
           {"count", counts.count},
           {"size", counts.data_bytes},

@@ -20,6 +20,7 @@
 #include "engine/document.h"
 #include "engine/lock_manager.h"
 #include "engine/metrics.h"
+#include "engine/mmap_allocator.h"
 #include "engine/operation_context.h"
 #include "sim/scheduler.h"
 #include "sim/sync.h"
@@ -83,6 +84,23 @@ struct TtlPassResult {
   int wt_code = 0;
 };
 
+struct CollectionOptions {
+  uint64_t capped_max_docs = 0;
+  bool padded = false;  // the MMAPv1-style record store (collection-level locking, moves)
+  bool power_of_2_sizes = false;
+  bool no_padding = false;
+};
+
+// A padded collection's layout as persisted in its tables, and as the allocator holds it in memory.
+struct PaddedLayout {
+  std::vector<uint64_t> extents;
+  std::vector<Region> records, free;
+  double padding_factor = 1.0;
+  std::vector<Region> memory_free;  // the allocator's in-memory free list
+  std::vector<uint64_t> memory_extents;
+  double memory_padding_factor = 1.0;
+};
+
 struct EngineConfig {
   LockPolicy policy = LockPolicy::kDocument;
   CostModel cost;
@@ -110,7 +128,7 @@ class DocumentEngine {
   int open(OperationContext& op);
 
   // --- DDL ---
-  int create_collection(OperationContext& op, const std::string& ns, uint64_t capped_max_docs = 0);
+  int create_collection(OperationContext& op, const std::string& ns, CollectionOptions options = {});
   int create_index(OperationContext& op, const std::string& ns, IndexSpec spec);
   int drop_index(OperationContext& op, const std::string& ns, const std::string& name);
   int set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
@@ -142,6 +160,9 @@ class DocumentEngine {
   int64_t now_ms() const;
   int trim_oplog(OperationContext& op);
 
+  // For checkers: a padded collection's persisted layout beside the allocator's memory.
+  int padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out);
+
   const Catalog& catalog() const { return catalog_; }
   Metrics& metrics() { return metrics_; }
   LockManager& locks() { return locks_; }
@@ -165,10 +186,17 @@ class DocumentEngine {
   int write_attempt(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                     const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets, WriteError* error,
                     bool* changed);
+  // Writes (or removes) the record; for a padded collection the record may move: *new_rkey.
   int apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                   const std::optional<Document>& next);
-  int apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                    const std::optional<Document>& before, const std::optional<Document>& after, WriteError* error);
+                   const std::optional<Document>& current, const std::optional<Document>& next,
+                   std::string* new_rkey, int64_t* size_delta);
+  // Index maintenance: only the keys that change, or, when the record moved, every key.
+  int apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& old_rkey,
+                    const std::string& new_rkey, const std::optional<Document>& before,
+                    const std::optional<Document>& after, WriteError* error, size_t* keys_written = nullptr);
+  LockPolicy policy_for(const CollectionSpec& coll) const {
+    return coll.padded ? LockPolicy::kCollection : config_.policy;  // MMAPv1 collections: collection locks
+  }
   int write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                   const std::optional<Document>& after);
   void pay_write_cost(size_t bytes, size_t documents);
@@ -188,7 +216,7 @@ class DocumentEngine {
   int read_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, Document* out);
   // Every document matching `filter` (in the caller's transaction, or its own snapshot).
   int matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
-                       uint64_t limit, std::vector<Document>* out);
+                       uint64_t limit, std::vector<std::pair<std::string, Document>>* out);  // (record key, doc)
   std::vector<std::string> target_keys(OperationContext& op, const CollectionSpec& coll, const Document& filter,
                                        bool just_one, int* ret, bool user_op = true);
   uint64_t delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
@@ -203,6 +231,7 @@ class DocumentEngine {
   LockManager locks_;
   Metrics metrics_;
   std::map<std::string, CollectionCounts> counts_;
+  std::map<std::string, MmapAllocator> allocators_;  // padded collections
   uint64_t oplog_next_ts_ = 1;
   uint64_t oplog_first_ts_ = 1;
   uint64_t next_object_id_ = 1;

@@ -11,6 +11,7 @@
 #include "engine/engine.h"
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
+#include "engine/padded_store.h"
 #include "engine/query_plan.h"
 #include "engine/update_ops.h"
 
@@ -51,7 +52,7 @@ int fetch(OperationContext& op, const CollectionSpec& coll, const std::string& r
   if (ret != 0) return ret;
   WT_ITEM value;
   if ((ret = c->get_value(c, &value)) != 0) return ret;
-  *out = from_bson(static_cast<const uint8_t*>(value.data), value.size);
+  *out = record_document(coll, value.data, value.size);
   return 0;
 }
 
@@ -184,7 +185,7 @@ class Scan {
       WT_ITEM key, value;
       if ((ret = c->get_key(c, &key)) != 0 || (ret = c->get_value(c, &value)) != 0) break;
       const std::string rkey = string_of(key);
-      const Document doc = from_bson(static_cast<const uint8_t*>(value.data), value.size);
+      const Document doc = record_document(coll_, value.data, value.size);
       ++stats_.docs_examined;
       if (matches(doc, filter_)) {
         ++stats_.advanced;
@@ -266,11 +267,11 @@ Document stage_json(const QueryPlan& plan, const ScanStats& s, bool with_stats, 
 }  // namespace
 
 int DocumentEngine::matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
-                                     uint64_t limit, std::vector<Document>* out) {
+                                     uint64_t limit, std::vector<std::pair<std::string, Document>>* out) {
   const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
   Scan scan(op, coll, plan, filter, Yielder{});
-  return scan.run([&](const std::string&, const Document& doc) {
-    out->push_back(doc);
+  return scan.run([&](const std::string& rkey, const Document& doc) {
+    out->emplace_back(rkey, doc);
     return limit == 0 || out->size() < limit;
   });
 }

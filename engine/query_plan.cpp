@@ -70,7 +70,7 @@ const IndexSpec* index_on_filter(const CollectionSpec& coll, const Document& fil
 QueryPlan plan_query(const CollectionSpec& coll, const Document& filter,
                      const std::optional<std::pair<std::string, int>>& sort, const std::string& hint) {
   QueryPlan plan;
-  if (hint.empty() && filter.contains("_id") && is_plain_value(filter["_id"]) && !sort) {
+  if (!coll.padded && hint.empty() && filter.contains("_id") && is_plain_value(filter["_id"]) && !sort) {
     plan.kind = QueryPlan::Kind::kIdHack;
     plan.id = filter["_id"];
     return plan;

@@ -6,6 +6,7 @@
 
 #include "engine/engine.h"
 #include "engine/index_keys.h"
+#include "engine/padded_store.h"
 
 namespace wtsim::engine {
 namespace {
@@ -34,7 +35,7 @@ ValidateResult DocumentEngine::validate(OperationContext& op, const std::string&
     c->get_key(c, &key);
     c->get_value(c, &value);
     const std::string rkey = string_of(key);
-    const Document doc = from_bson(static_cast<const uint8_t*>(value.data), value.size);
+    const Document doc = record_document(*coll, value.data, value.size);
     ++r.records;
     for (size_t i = 0; i < coll->indexes.size(); ++i) {
       for (const std::string& k : index_keys(coll->indexes[i], doc)) {

@@ -8,6 +8,7 @@
 #include "engine/engine.h"
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
+#include "engine/padded_store.h"
 #include "engine/update_ops.h"
 
 namespace wtsim::engine {
@@ -28,7 +29,7 @@ std::optional<Document> read_current(OperationContext& op, const CollectionSpec&
   WT_ITEM value;
   *ret = c->get_value(c, &value);
   if (*ret != 0) return std::nullopt;
-  return from_bson(static_cast<const uint8_t*>(value.data), value.size);
+  return record_document(coll, value.data, value.size);
 }
 
 }  // namespace
@@ -40,14 +41,35 @@ const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op,
 }
 
 int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                                 const std::optional<Document>& next) {
+                                 const std::optional<Document>& current, const std::optional<Document>& next,
+                                 std::string* new_rkey, int64_t* size_delta) {
+  *new_rkey = rkey;
+  const std::vector<uint8_t> bson = next ? to_bson(*next) : std::vector<uint8_t>{};
+  if (coll.padded) {  // sizes count netLength: the allocated record, padding included
+    MmapAllocator& alloc = allocators_[coll.ns];
+    constexpr uint32_t kHeader = MmapAllocator::kRecordHeaderBytes;
+    uint32_t old_bytes = 0, new_bytes = 0;
+    bool moved = false;
+    int ret = 0;
+    if (!next) {
+      ret = padded::remove(op, coll, alloc, rkey, &old_bytes);
+      new_rkey->clear();
+    } else if (!current) {
+      ret = padded::insert(op, coll, alloc, bson, new_rkey, &new_bytes);
+    } else {
+      ret = padded::update(op, coll, alloc, rkey, bson, static_cast<int>(coll.indexes.size()), new_rkey, &old_bytes,
+                           &new_bytes, &moved);
+    }
+    *size_delta = (new_bytes > 0 ? int64_t{new_bytes} - kHeader : 0) - (old_bytes > 0 ? int64_t{old_bytes} - kHeader : 0);
+    return ret;
+  }
+  *size_delta = static_cast<int64_t>(bson.size()) - static_cast<int64_t>(current ? bson_size(*current) : 0);
   int ret = 0;
   WT_CURSOR* c = op.cursor(coll.table, &ret);
   if (c == nullptr) return ret;
   WT_ITEM key = item_of(rkey);
   c->set_key(c, &key);
   if (!next) return c->remove(c);
-  const std::vector<uint8_t> bson = to_bson(*next);
   WT_ITEM value{};
   value.data = bson.data();
   value.size = bson.size();
@@ -55,25 +77,29 @@ int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& col
   return c->insert(c);
 }
 
-int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                                  const std::optional<Document>& before, const std::optional<Document>& after,
-                                  WriteError* error) {
+int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& old_rkey,
+                                  const std::string& new_rkey, const std::optional<Document>& before,
+                                  const std::optional<Document>& after, WriteError* error, size_t* keys_written) {
+  // A record that moved gets every index entry rewritten (MMAPv1); otherwise only changed keys.
+  const bool moved = before && after && old_rkey != new_rkey;
   for (const IndexSpec& spec : coll.indexes) {
     const std::set<std::string> old_keys = before ? index_keys(spec, *before) : std::set<std::string>{};
     const std::set<std::string> new_keys = after ? index_keys(spec, *after) : std::set<std::string>{};
     int ret = 0;
     WT_CURSOR* c = op.cursor(spec.table, &ret);
     if (c == nullptr) return ret;
-    for (const std::string& k : old_keys) {  // only keys that change are touched
-      if (new_keys.count(k) != 0) continue;
-      const std::string entry = index_entry_key(spec, k, rkey);
+    for (const std::string& k : old_keys) {
+      if (!moved && new_keys.count(k) != 0) continue;
+      if (keys_written != nullptr) ++*keys_written;
+      const std::string entry = index_entry_key(spec, k, old_rkey);
       WT_ITEM key = item_of(entry);
       c->set_key(c, &key);
       if ((ret = c->remove(c)) != 0 && ret != WT_NOTFOUND) return ret;
     }
     for (const std::string& k : new_keys) {
-      if (old_keys.count(k) != 0) continue;
-      const std::string entry = index_entry_key(spec, k, rkey);
+      if (!moved && old_keys.count(k) != 0) continue;
+      if (keys_written != nullptr) ++*keys_written;
+      const std::string entry = index_entry_key(spec, k, new_rkey);
       WT_ITEM key = item_of(entry);
       c->set_key(c, &key);
       if (spec.unique && (ret = c->search(c)) != WT_NOTFOUND) {
@@ -83,7 +109,7 @@ int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& co
         return 0;
       }
       c->set_key(c, &key);
-      WT_ITEM value = item_of(rkey);
+      WT_ITEM value = item_of(new_rkey);
       c->set_value(c, &value);
       if ((ret = c->insert(c)) != 0) return ret;
     }
@@ -129,20 +155,30 @@ void DocumentEngine::backoff_after_conflict(int attempt) {
 int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                                   const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets,
                                   WriteError* error, bool* changed) {
-  HierarchicalLock lock(locks_, coll.db(), coll.name(), LockMode::kIX, config_.policy);
+  HierarchicalLock lock(locks_, coll.db(), coll.name(), LockMode::kIX, policy_for(coll));
   int ret = op.begin();
   if (ret != 0) return ret;
-  std::optional<Document> current = read_current(op, coll, rkey, &ret);
+  MmapAllocator* alloc = coll.padded ? &allocators_[coll.ns] : nullptr;
+  if (alloc != nullptr) alloc->begin();
+  // An empty key: a new document of a padded collection (its _id index checks uniqueness).
+  std::optional<Document> current = rkey.empty() ? std::nullopt : read_current(op, coll, rkey, &ret);
   std::optional<Document> next;
-  int64_t inc_total = 0;
+  int64_t inc_total = 0, size_delta = 0;
+  size_t keys_written = 0;
+  std::string new_rkey = rkey;
   if (ret == 0) ret = mutate(current, &next, &inc_total, error);
   *changed = ret == 0 && error->code == 0 && current != next;
-  if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, next);
-  if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, current, next, error);
+  if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current, next, &new_rkey, &size_delta);
+  if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, new_rkey, current, next, error, &keys_written);
   if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next);
-  if (ret == 0 && *changed && error->code == 0) pay_write_cost(next ? bson_size(*next) : rkey.size(), 1);
+  const bool moved = current && next && new_rkey != rkey;
+  if (ret == 0 && *changed && error->code == 0) {
+    pay_write_cost(next ? bson_size(*next) : rkey.size(), 1);
+    env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(keys_written) + (moved ? config_.cost.move_ns : 0));
+  }
   if (ret != 0 || error->code != 0 || !*changed) {
     op.rollback();
+    if (alloc != nullptr) alloc->rollback();
     return ret;
   }
   DocWrite write{coll.ns, (next ? *next : *current).at("_id"), next, inc_total, current, "", 0};
@@ -152,11 +188,13 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   }
   const uint64_t ticket = env_.observer != nullptr ? env_.observer->before_commit({write}, durable) : 0;
   ret = op.commit();
+  if (alloc != nullptr) ret == 0 ? alloc->commit() : alloc->rollback();
   if (env_.observer != nullptr) env_.observer->after_commit(ticket, ret);
   if (ret != 0) return ret;
+  if (moved) ++metrics_.record_moves;
   auto& counts = counts_[coll.ns];
   counts.count += (next ? 1 : 0) - (current ? 1 : 0);
-  counts.data_bytes += static_cast<int64_t>(next ? bson_size(*next) : 0) - static_cast<int64_t>(current ? bson_size(*current) : 0);
+  counts.data_bytes += size_delta;
   if (durable) tickets.push_back(ticket);
   return 0;
 }
@@ -186,7 +224,8 @@ int DocumentEngine::finish_durable(OperationContext& op, bool durable, const std
 int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionSpec& coll,
                                          const std::vector<Document*>& group, bool durable,
                                          std::vector<uint64_t>& tickets, bool* fallback) {
-  HierarchicalLock lock(locks_, coll.db(), coll.name(), LockMode::kIX, config_.policy);
+  assert(!coll.padded && "padded collections insert one document at a time");
+  HierarchicalLock lock(locks_, coll.db(), coll.name(), LockMode::kIX, policy_for(coll));
   int ret = op.begin();
   size_t bytes = 0;
   std::vector<DocWrite> writes;
@@ -198,7 +237,11 @@ int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionS
       *fallback = ret == 0;  // a duplicate _id: one at a time reports it precisely
       break;
     }
-    if ((ret = apply_record(op, coll, rkey, doc)) == 0) ret = apply_indexes(op, coll, rkey, std::nullopt, doc, &error);
+    std::string new_rkey;
+    int64_t size_delta = 0;
+    if ((ret = apply_record(op, coll, rkey, std::nullopt, doc, &new_rkey, &size_delta)) == 0) {
+      ret = apply_indexes(op, coll, rkey, rkey, std::nullopt, doc, &error);
+    }
     if (ret == 0 && error.code != 0) *fallback = true;
     if (ret == 0 && !*fallback) ret = write_oplog(op, coll, rkey, doc);
     bytes += bson_size(doc);
@@ -243,7 +286,8 @@ int DocumentEngine::insert_one(OperationContext& op, const CollectionSpec& coll,
     return 0;
   };
   bool changed = false;
-  return write_one(op, coll, record_key(doc["_id"]), insert, durable, tickets, error, &changed);
+  const std::string rkey = coll.padded ? std::string() : record_key(doc["_id"]);
+  return write_one(op, coll, rkey, insert, durable, tickets, error, &changed);
 }
 
 WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string& ns, std::vector<Document> docs,
@@ -260,7 +304,7 @@ WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string&
       if (!docs[end].contains("_id")) docs[end]["_id"] = "oid" + std::to_string(next_object_id_++);
       group.push_back(&docs[end]);
     }
-    bool fallback = group.size() < 2;
+    bool fallback = group.size() < 2 || coll->padded;  // MMAPv1 inserts one at a time
     if (!fallback) result.wt_code = insert_group(op, *coll, group, wc.durable, tickets, &fallback);
     if (result.wt_code != 0) break;
     if (!fallback) {
@@ -350,7 +394,8 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
       };
       WriteError error;
       bool changed = false;
-      result.wt_code = write_one(op, *coll, record_key(doc["_id"]), insert, wc.durable, tickets, &error, &changed);
+      const std::string rkey = coll->padded ? std::string() : record_key(doc["_id"]);
+      result.wt_code = write_one(op, *coll, rkey, insert, wc.durable, tickets, &error, &changed);
       if (error.code != 0) result.errors.push_back(error);
       if (result.wt_code == 0 && error.code == 0) result.upserted_ids.push_back(doc["_id"]);
     }

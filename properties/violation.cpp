@@ -23,6 +23,10 @@ const std::vector<PropertyInfo>& catalogue() {
       {"ttl_bounded_age",
        "absent faults, when a TTL pass finishes nothing older than its bound remains (so no "
        "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass)"},
+      {"record_layout",
+       "MMAPv1 layout: every byte of every extent is in exactly one record or free region, nothing "
+       "overlaps an extent header, and the allocator's memory equals its tables"},
+      {"padding_factor_in_range", "paddingFactor stays within [1.0, 2.0]"},
       {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
       {"increments_counted_once",
        "each committed image's $inc counter equals the previous image's plus the increment "

@@ -2,6 +2,9 @@
 
 #include <wiredtiger.h>
 
+#include "engine/padded_store.h"
+#include "properties/padded_properties.h"
+
 namespace wtsim::world {
 
 constexpr size_t kMaxFindingsKept = 8;
@@ -39,7 +42,7 @@ int DocSystem::read_state(WT_CONNECTION* conn, models::KvState* out) {
     while ((ret = c->next(c)) == 0) {
       WT_ITEM value;
       c->get_value(c, &value);
-      const engine::Document doc = engine::from_bson(static_cast<const uint8_t*>(value.data), value.size);
+      const engine::Document doc = engine::record_document(coll, value.data, value.size);
       (*out)[model_key(ns, doc.at("_id"))] = doc.dump();
     }
     if (ret != WT_NOTFOUND) return ret;
@@ -55,6 +58,10 @@ std::vector<std::pair<std::string, std::string>> DocSystem::validate(WT_CONNECTI
   for (const auto& [ns, coll] : engine_->catalog().collections()) {
     const engine::ValidateResult v = engine_->validate(op, ns);
     for (const std::string& e : v.errors) problems.emplace_back("index_consistency", ns + ": " + e);
+    engine::PaddedLayout layout;
+    if (coll.padded && engine_->padded_layout(op, ns, &layout) == 0) {
+      for (auto& p : properties::check_padded_layout(ns, layout)) problems.push_back(std::move(p));
+    }
     tables.push_back(coll.table);
     for (const auto& i : coll.indexes) tables.push_back(i.table);
   }

@@ -37,9 +37,14 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   WorkloadSpec w;
   w.kind = r.string_or("kind", w.kind);
-  if (w.kind != "kv" && w.kind != "documents" && w.kind != "time_series") {
-    throw sim::JsonError(r.path_of("kind"), "expected \"kv\", \"documents\" or \"time_series\", found \"" + w.kind + "\"");
+  if (w.kind != "kv" && w.kind != "documents" && w.kind != "time_series" && w.kind != "padding") {
+    throw sim::JsonError(r.path_of("kind"), "expected \"kv\", \"documents\", \"time_series\" or \"padding\", found \"" + w.kind + "\"");
   }
+  w.padding_variant = r.string_or("padding_variant", w.padding_variant);
+  if (w.padding_variant != "grow" && w.padding_variant != "preset") {
+    throw sim::JsonError(r.path_of("padding_variant"), "expected \"grow\" or \"preset\", found \"" + w.padding_variant + "\"");
+  }
+  w.power_of_2_sizes = r.bool_or("power_of_2_sizes", w.power_of_2_sizes);
   w.insert_weight = r.u64_or("insert_weight", w.insert_weight);
   w.update_weight = r.u64_or("update_weight", w.update_weight);
   w.delete_weight = r.u64_or("delete_weight", w.delete_weight);
@@ -105,6 +110,7 @@ engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   ns("cpu_per_byte_ns", c.cpu_per_byte_ns);
   ns("cpu_per_key_ns", c.cpu_per_key_ns);
   ns("cpu_per_doc_ns", c.cpu_per_doc_ns);
+  ns("move_ns", c.move_ns);
   ns("disk_per_byte_ns", c.disk_per_byte_ns);
   ns("disk_sync_ns", c.disk_sync_ns);
   ns("checkpoint_base_ns", c.checkpoint_base_ns);

@@ -38,6 +38,8 @@ struct WorkloadSpec {
   uint64_t batch_size = 10;
   uint64_t total_documents = 0;  // > 0: each writer inserts its share of this many, then stops
   uint64_t stop_inserts_at_ms = 0;  // "time_series" only: > 0, inserts stop at this time
+  std::string padding_variant = "grow";  // "padding" only: "grow" ({_id} then $inc new fields) or "preset"
+  bool power_of_2_sizes = false;         // "padding" only: the collection's usePowerOf2Sizes
 };
 
 // The TTL experiments (kind "time_series"): how old documents go away.

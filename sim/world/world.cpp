@@ -65,6 +65,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan)
   const std::string& kind = scenario.workload.kind;
   system_ = kind == "documents" ? make_mixed_doc_system(*this)
             : kind == "time_series" ? make_time_series_system(*this)
+            : kind == "padding"     ? make_padding_system(*this)
                                     : make_kv_system(*this);
   node_->set_crash_handler([this](faults::CrashMode mode) {
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +

@@ -1,0 +1,168 @@
+#include "engine/mmap_allocator.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace wtsim::engine {
+namespace {
+
+constexpr uint64_t kExtentAlign = 4096;
+constexpr uint64_t kExtentMin = 4096;
+constexpr uint64_t kExtentMax = 0x7ff00000;
+constexpr uint32_t kMinLeftoverBytes = 24;
+constexpr uint32_t kBucketSizes[] = {32,       64,       128,      256,      512,      1024,    2048,
+                                     4096,     8192,     16384,    32768,    65536,    131072,  262144,
+                                     524288,   1048576,  2097152,  4194304,  8388608};
+
+uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
+
+uint64_t initial_extent_size(uint32_t length) {
+  const uint64_t sz = length < 1000 ? static_cast<uint64_t>(length) * 64 : static_cast<uint64_t>(length) * 16;
+  return std::clamp(align_up(sz, kExtentAlign), kExtentMin, kExtentMax);
+}
+
+}  // namespace
+
+int MmapAllocator::bucket_of(uint32_t length) {
+  int b = 0;
+  while (b + 1 < static_cast<int>(std::size(kBucketSizes)) && kBucketSizes[b] <= length) ++b;
+  return b;
+}
+
+uint32_t MmapAllocator::allocation_size(uint32_t bson_bytes) const {
+  const uint32_t len = bson_bytes + kRecordHeaderBytes;
+  if (options_.no_padding) return len;
+  if (options_.power_of_2_sizes) {
+    for (uint32_t b = 32; b <= (4u << 20); b *= 2) {
+      if (b > len) return b;
+    }
+    return static_cast<uint32_t>(align_up(len + 1, 1u << 20));
+  }
+  const auto padded = static_cast<uint32_t>(static_cast<double>(len) * padding_factor_);
+  return static_cast<uint32_t>(align_up(std::max(padded, len), 4));
+}
+
+uint64_t MmapAllocator::next_extent_size(uint32_t length) const {
+  if (extents_.empty()) return initial_extent_size(length);
+  const uint64_t last = extents_.back();
+  const double grown = last < 4'000'000 ? static_cast<double>(last) * 4 : static_cast<double>(last) * 1.35;
+  const uint64_t sz = std::max(initial_extent_size(length), static_cast<uint64_t>(grown));
+  return std::clamp(align_up(sz, kExtentAlign), kExtentMin, kExtentMax);
+}
+
+void MmapAllocator::insert_free(const Region& r) { free_[bucket_of(r.length)].insert({r.length, r.loc.packed()}); }
+
+void MmapAllocator::erase_free(const Region& r) {
+  auto it = free_.find(bucket_of(r.length));
+  assert(it != free_.end());
+  const size_t erased = it->second.erase({r.length, r.loc.packed()});
+  assert(erased == 1);
+  (void)erased;
+}
+
+void MmapAllocator::journal(Undo::Kind kind, const Region& r) {
+  if (in_unit_) undo_.push_back({kind, r});
+}
+
+void MmapAllocator::begin() {
+  assert(!in_unit_);
+  in_unit_ = true;
+  undo_.clear();
+  saved_padding_factor_ = padding_factor_;
+  saved_fits_calls_ = fits_calls_;
+  saved_too_small_calls_ = too_small_calls_;
+}
+
+void MmapAllocator::commit() {
+  assert(in_unit_);
+  in_unit_ = false;
+  undo_.clear();
+}
+
+void MmapAllocator::rollback() {
+  assert(in_unit_);
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    switch (it->kind) {
+      case Undo::kReinsertFree: insert_free(it->region); break;
+      case Undo::kEraseFree: erase_free(it->region); break;
+      case Undo::kPopExtent: extents_.pop_back(); break;
+    }
+  }
+  padding_factor_ = saved_padding_factor_;
+  fits_calls_ = saved_fits_calls_;
+  too_small_calls_ = saved_too_small_calls_;
+  in_unit_ = false;
+  undo_.clear();
+}
+
+Region MmapAllocator::carve(const Region& region, uint32_t length, std::vector<Region>* added) {
+  const uint32_t leftover = region.length - length;
+  if (leftover < kMinLeftoverBytes || leftover < length / 8) return region;  // take it whole
+  Region rest{{region.loc.extent, region.loc.offset + length}, leftover};
+  insert_free(rest);
+  journal(Undo::kEraseFree, rest);
+  if (added != nullptr) added->push_back(rest);
+  return Region{region.loc, length};
+}
+
+Region MmapAllocator::allocate(uint32_t length, std::vector<uint64_t>* new_extents, std::vector<Region>* taken,
+                               std::vector<Region>* added) {
+  length = static_cast<uint32_t>(align_up(length, 4));
+  for (auto it = free_.lower_bound(bucket_of(length)); it != free_.end(); ++it) {
+    auto fit = it->second.lower_bound({length, 0});  // best fit within the bucket
+    if (fit == it->second.end()) continue;
+    const Region region{RecordLoc::unpack(fit->second), fit->first};
+    it->second.erase(fit);
+    journal(Undo::kReinsertFree, region);
+    if (taken != nullptr) taken->push_back(region);
+    return carve(region, length, added);
+  }
+  const uint64_t size = next_extent_size(length);
+  assert(size - kExtentHeaderBytes >= length && "a record larger than an extent");
+  extents_.push_back(size);
+  journal(Undo::kPopExtent, {});
+  if (new_extents != nullptr) new_extents->push_back(size);
+  const Region whole{{static_cast<uint32_t>(extents_.size() - 1), kExtentHeaderBytes},
+                     static_cast<uint32_t>(size - kExtentHeaderBytes)};
+  return carve(whole, length, added);
+}
+
+void MmapAllocator::release(const Region& record) {
+  insert_free(record);  // MMAPv1 does not coalesce free records
+  journal(Undo::kEraseFree, record);
+}
+
+void MmapAllocator::padding_fits() {
+  if (++fits_calls_ % 4 != 0) return;
+  if (padding_factor_ - 0.001 >= kPaddingMin) padding_factor_ -= 0.001;
+}
+
+void MmapAllocator::padding_too_small(int indexes) {
+  if (++too_small_calls_ % 4 != 0) return;
+  const double step = 0.001 * (std::min(indexes, 7) + 3);
+  if (padding_factor_ + step <= kPaddingMax) padding_factor_ += step;
+}
+
+std::vector<Region> MmapAllocator::free_regions() const {
+  std::vector<Region> out;
+  for (const auto& [bucket, regions] : free_) {
+    for (const auto& [length, packed] : regions) out.push_back({RecordLoc::unpack(packed), length});
+  }
+  std::sort(out.begin(), out.end(), [](const Region& a, const Region& b) { return a.loc < b.loc; });
+  return out;
+}
+
+uint64_t MmapAllocator::storage_bytes() const {
+  uint64_t total = 0;
+  for (uint64_t e : extents_) total += e;
+  return total;
+}
+
+void MmapAllocator::restore(std::vector<uint64_t> extents, const std::vector<Region>& free, double padding_factor) {
+  extents_ = std::move(extents);
+  free_.clear();
+  for (const Region& r : free) insert_free(r);
+  padding_factor_ = padding_factor;
+}
+
+}  // namespace wtsim::engine

@@ -1,0 +1,213 @@
+#include "engine/padded_store.h"
+
+#include <cassert>
+#include <cstring>
+
+namespace wtsim::engine::padded {
+namespace {
+
+constexpr int64_t kPaddingFactorKey = -1;  // the extent table's meta row
+
+std::string u32_bytes(uint32_t v) {
+  std::string s(4, '\0');
+  for (int i = 0; i < 4; ++i) s[i] = static_cast<char>((v >> (24 - 8 * i)) & 0xff);
+  return s;
+}
+
+uint32_t u32_of(const void* data) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+int put_raw(WT_CURSOR* c, const std::string& key, const std::string& value) {
+  WT_ITEM k = item_of(key), v = item_of(value);
+  c->set_key(c, &k);
+  c->set_value(c, &v);
+  return c->insert(c);
+}
+
+int remove_raw(WT_CURSOR* c, const std::string& key) {
+  WT_ITEM k = item_of(key);
+  c->set_key(c, &k);
+  return c->remove(c);
+}
+
+int put_extent_row(WT_CURSOR* c, int64_t key, uint64_t value) {
+  std::string bytes(8, '\0');
+  std::memcpy(bytes.data(), &value, 8);
+  WT_ITEM v = item_of(bytes);
+  c->set_key(c, key);
+  c->set_value(c, &v);
+  return c->insert(c);
+}
+
+// Persists what the allocator did: new extents, consumed and created free regions, paddingFactor.
+int persist(OperationContext& op, const CollectionSpec& coll, const MmapAllocator& alloc,
+            const std::vector<uint64_t>& new_extents, const std::vector<Region>& taken, const std::vector<Region>& added) {
+  int ret = 0;
+  WT_CURSOR* ext = op.cursor(extent_table(coll), &ret);
+  if (ext == nullptr) return ret;
+  const size_t first_new = alloc.extents().size() - new_extents.size();
+  for (size_t i = 0; ret == 0 && i < new_extents.size(); ++i) ret = put_extent_row(ext, static_cast<int64_t>(first_new + i), new_extents[i]);
+  if (ret != 0) return ret;
+  WT_CURSOR* fr = op.cursor(free_table(coll), &ret);
+  if (fr == nullptr) return ret;
+  for (const Region& r : taken) {
+    if ((ret = remove_raw(fr, rkey_of(r.loc))) != 0) return ret;
+  }
+  for (const Region& r : added) {
+    if ((ret = put_raw(fr, rkey_of(r.loc), u32_bytes(r.length))) != 0) return ret;
+  }
+  double pf = alloc.padding_factor();
+  uint64_t pf_bits = 0;
+  std::memcpy(&pf_bits, &pf, 8);
+  return put_extent_row(ext, kPaddingFactorKey, pf_bits);
+}
+
+int read_length(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, uint32_t* length) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return ret;
+  WT_ITEM k = item_of(rkey);
+  c->set_key(c, &k);
+  if ((ret = c->search(c)) != 0) return ret;
+  WT_ITEM v;
+  if ((ret = c->get_value(c, &v)) != 0) return ret;
+  *length = u32_of(v.data);
+  return 0;
+}
+
+int write_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, uint32_t length,
+                 const std::vector<uint8_t>& bson) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return ret;
+  return put_raw(c, rkey, u32_bytes(length) + std::string(bson.begin(), bson.end()));
+}
+
+}  // namespace
+
+std::string free_table(const CollectionSpec& coll) { return coll.table + "-free"; }
+std::string extent_table(const CollectionSpec& coll) { return coll.table + "-extents"; }
+
+std::string rkey_of(RecordLoc loc) {
+  const uint64_t v = loc.packed();
+  std::string s(8, '\0');
+  for (int i = 0; i < 8; ++i) s[i] = static_cast<char>((v >> (56 - 8 * i)) & 0xff);
+  return s;
+}
+
+RecordLoc loc_of(const std::string& rkey) {
+  assert(rkey.size() == 8);
+  uint64_t v = 0;
+  for (char c : rkey) v = (v << 8) | static_cast<uint8_t>(c);
+  return RecordLoc::unpack(v);
+}
+
+int create_tables(WT_SESSION* s, const CollectionSpec& coll) {
+  int ret = s->create(s, coll.table.c_str(), "key_format=u,value_format=u");
+  if (ret == 0) ret = s->create(s, free_table(coll).c_str(), "key_format=u,value_format=u");
+  if (ret == 0) ret = s->create(s, extent_table(coll).c_str(), "key_format=q,value_format=u");
+  return ret;
+}
+
+int load(OperationContext& op, const CollectionSpec& coll, MmapAllocator* alloc) {
+  int ret = 0;
+  std::vector<uint64_t> extents;
+  double pf = 1.0;
+  WT_CURSOR* ext = op.cursor(extent_table(coll), &ret);
+  while (ext != nullptr && (ret = ext->next(ext)) == 0) {
+    int64_t key = 0;
+    WT_ITEM v;
+    ext->get_key(ext, &key);
+    ext->get_value(ext, &v);
+    uint64_t value = 0;
+    std::memcpy(&value, v.data, 8);
+    if (key == kPaddingFactorKey) {
+      std::memcpy(&pf, &value, 8);
+    } else {
+      assert(static_cast<size_t>(key) == extents.size());
+      extents.push_back(value);
+    }
+  }
+  if (ret != WT_NOTFOUND) return ret;
+  std::vector<Region> free;
+  WT_CURSOR* fr = op.cursor(free_table(coll), &ret);
+  while (fr != nullptr && (ret = fr->next(fr)) == 0) {
+    WT_ITEM k, v;
+    fr->get_key(fr, &k);
+    fr->get_value(fr, &v);
+    free.push_back({loc_of(string_of(k)), u32_of(v.data)});
+  }
+  if (ret != WT_NOTFOUND) return ret;
+  alloc->restore(std::move(extents), free, pf);
+  return 0;
+}
+
+namespace {
+
+int place(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc, const std::vector<uint8_t>& bson,
+          std::string* rkey, uint32_t* record_bytes, bool fresh) {
+  std::vector<uint64_t> new_extents;
+  std::vector<Region> taken, added;
+  const Region r = alloc.allocate(alloc.allocation_size(static_cast<uint32_t>(bson.size())), &new_extents, &taken, &added);
+  *rkey = rkey_of(r.loc);
+  *record_bytes = r.length;
+  if (fresh) alloc.padding_fits();
+  const int ret = write_record(op, coll, *rkey, r.length, bson);
+  return ret != 0 ? ret : persist(op, coll, alloc, new_extents, taken, added);
+}
+
+}  // namespace
+
+int insert(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc, const std::vector<uint8_t>& bson,
+           std::string* rkey, uint32_t* record_bytes) {
+  return place(op, coll, alloc, bson, rkey, record_bytes, /*fresh=*/true);
+}
+
+int update(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc, const std::string& rkey,
+           const std::vector<uint8_t>& bson, int indexes, std::string* new_rkey, uint32_t* old_bytes,
+           uint32_t* new_bytes, bool* moved) {
+  int ret = read_length(op, coll, rkey, old_bytes);
+  if (ret != 0) return ret;
+  *moved = bson.size() > *old_bytes - MmapAllocator::kRecordHeaderBytes;
+  if (!*moved) {  // fits its netLength: in place
+    *new_rkey = rkey;
+    *new_bytes = *old_bytes;
+    alloc.padding_fits();
+    ret = write_record(op, coll, rkey, *old_bytes, bson);
+    return ret != 0 ? ret : persist(op, coll, alloc, {}, {}, {});
+  }
+  alloc.padding_too_small(indexes);
+  if ((ret = place(op, coll, alloc, bson, new_rkey, new_bytes, /*fresh=*/false)) != 0) return ret;
+  uint32_t freed = 0;
+  return remove(op, coll, alloc, rkey, &freed);
+}
+
+int remove(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc, const std::string& rkey,
+           uint32_t* record_bytes) {
+  int ret = read_length(op, coll, rkey, record_bytes);
+  if (ret != 0) return ret;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return ret;
+  if ((ret = remove_raw(c, rkey)) != 0) return ret;
+  const Region freed{loc_of(rkey), *record_bytes};
+  alloc.release(freed);
+  return persist(op, coll, alloc, {}, {}, {freed});
+}
+
+Document decode(const void* data, size_t size, uint32_t* record_bytes) {
+  assert(size >= 4);
+  if (record_bytes != nullptr) *record_bytes = u32_of(data);
+  return from_bson(static_cast<const uint8_t*>(data) + 4, size - 4);
+}
+
+}  // namespace wtsim::engine::padded
+
+namespace wtsim::engine {
+
+Document record_document(const CollectionSpec& coll, const void* data, size_t size) {
+  return coll.padded ? padded::decode(data, size) : from_bson(static_cast<const uint8_t*>(data), size);
+}
+
+}  // namespace wtsim::engine

@@ -1,0 +1,42 @@
+#include "properties/padded_properties.h"
+
+#include "models/extent_layout.h"
+
+namespace wtsim::properties {
+namespace {
+
+std::vector<models::Span> spans(const std::vector<engine::Region>& regions) {
+  std::vector<models::Span> out;
+  for (const engine::Region& r : regions) out.push_back({r.loc.extent, r.loc.offset, r.length});
+  return out;
+}
+
+bool same(const std::vector<engine::Region>& a, const std::vector<engine::Region>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!(a[i].loc == b[i].loc) || a[i].length != b[i].length) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> check_padded_layout(const std::string& ns,
+                                                                     const engine::PaddedLayout& layout) {
+  std::vector<std::pair<std::string, std::string>> out;
+  const models::LayoutCheck c = models::check_extent_layout(
+      layout.extents, engine::MmapAllocator::kExtentHeaderBytes, spans(layout.records), spans(layout.free));
+  for (const std::string& p : c.problems) out.emplace_back("record_layout", ns + ": " + p);
+  if (layout.memory_extents != layout.extents || !same(layout.memory_free, layout.free) ||
+      layout.memory_padding_factor != layout.padding_factor) {
+    out.emplace_back("record_layout", ns + ": the allocator's memory differs from its tables (" +
+                                          std::to_string(layout.memory_free.size()) + " vs " +
+                                          std::to_string(layout.free.size()) + " free regions)");
+  }
+  if (layout.padding_factor < engine::MmapAllocator::kPaddingMin || layout.padding_factor > engine::MmapAllocator::kPaddingMax) {
+    out.emplace_back("padding_factor_in_range", ns + ": paddingFactor " + std::to_string(layout.padding_factor));
+  }
+  return out;
+}
+
+}  // namespace wtsim::properties
