@@ -175,6 +175,61 @@ TEST(World, ALateTtlIndexDeletesTheBacklogInItsFirstPass) {
   EXPECT_EQ(max_keys, 1u);  // WiredTiger hides deleted entries: the index scan sees one key
 }
 
+struct PaddingFigures {
+  double padding_factor = 0, done_s = 0;
+  uint64_t storage = 0, moves = 0;
+};
+
+PaddingFigures padding_run(const std::string& variant, uint64_t documents, const std::string& pow2 = "false") {
+  const Scenario s = load_scenario(kSource + "/scenarios/padding_upserts.json",
+                                   {"workload.total_documents=" + std::to_string(documents),
+                                    "workload.padding_variant=" + variant, "workload.power_of_2_sizes=" + pow2});
+  RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  PaddingFigures f;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] != "sample") continue;
+    const auto& c = e["details"]["collStats"]["padding_test.c"];
+    f.padding_factor = c["paddingFactor"].get<double>();
+    f.storage = c["storageSize"].get<uint64_t>();
+    f.moves = e["details"]["serverStatus"]["metrics"]["record"]["moves"].get<uint64_t>();
+  }
+  f.done_s = static_cast<double>(r.stats.workload_done_ns) / 1e9;
+  return f;
+}
+
+TEST(World, GrowingDocumentsRaiseThePaddingFactorCostStorageAndTime) {
+  const PaddingFigures grow = padding_run("grow", 5000);
+  const PaddingFigures preset = padding_run("preset", 5000);
+  EXPECT_EQ(preset.padding_factor, 1.0);
+  EXPECT_EQ(preset.moves, 0u);
+  EXPECT_GT(grow.padding_factor, 1.3);
+  EXPECT_LE(grow.padding_factor, 2.0);
+  EXPECT_GT(grow.moves, 4000u);
+  EXPECT_GT(grow.storage, preset.storage * 13 / 10);
+  EXPECT_GT(grow.done_s, preset.done_s * 1.15);
+  // Power-of-2 buckets: {_id} (34 bytes with its header) gets 64, the first $inc fits, the second
+  // (70 bytes) moves into 128, where the third fits: exactly one move per document.
+  const PaddingFigures pow2 = padding_run("grow", 5000, "true");
+  EXPECT_EQ(pow2.moves, 5000u);
+}
+
+TEST(World, APaddedCollectionSurvivesCrashesInTheMiddleOfMoves) {
+  // Crashes at disk operations and times while documents move: every acknowledged write is
+  // there, validate passes and the layout oracle holds after every recovery.
+  const Scenario base = load_scenario(kSource + "/scenarios/padding_upserts.json",
+                                      {"workload.total_documents=3000", "workload.durable_fraction=0.5",
+                                       "duration_ms=60000", "node.checkpoint_interval_ms=2000", "fault_plan=null",
+                                       R"(swarm={"crashes_max":3,"crash_by_disk_op_chance":0.7,"crash_disk_op_max":20000})"});
+  uint64_t crashes = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    RunResult r = run_scenario(base, seed);
+    ASSERT_TRUE(r.ok) << "seed " << seed << ": " << r.violations.front().property << ": " << r.violations.front().detail;
+    crashes += r.stats.crashes;
+  }
+  EXPECT_GT(crashes, 10u);
+}
+
 TEST(World, DifferentSeedsGiveDifferentRuns) {
   const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
   EXPECT_NE(run_scenario(s, 1).trace->hash(), run_scenario(s, 2).trace->hash());
@@ -209,7 +264,8 @@ TEST(Scenario, ErrorsNameTheFileTheFieldAndTheProblem) {
 
 TEST(Scenario, EveryShippedScenarioLoads) {
   for (const char* name : {"smoke.json", "negative_lying_sync.json", "fault_mix.json", "corruption.json", "documents.json", "locking_bulk_insert.json",
-                           "ttl_vs_manual_delete.json", "ttl_late_index.json"}) {
+                           "ttl_vs_manual_delete.json", "ttl_late_index.json",
+                           "padding_upserts.json"}) {
     EXPECT_NO_THROW(load_scenario(kSource + "/scenarios/" + name)) << name;
   }
 }

@@ -139,6 +139,8 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (auto* t = r.optional("ttl")) s.ttl = ttl_from(*t, "/ttl");
     auto* plan = r.optional("fault_plan");
     auto* swarm = r.optional("swarm");
+    if (plan != nullptr && plan->is_null()) plan = nullptr;  // --set fault_plan=null: use a swarm
+    if (swarm != nullptr && swarm->is_null()) swarm = nullptr;
     if (plan != nullptr && swarm != nullptr) {
       throw sim::JsonError("/fault_plan", "give either fault_plan or swarm, not both");
     }
