@@ -65,7 +65,11 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
     }
   }
   if (sample.contains("collStats")) {
-    for (const auto& [ns, stats] : sample["collStats"].items()) {
+    for (const auto& [ns, reported] : sample["collStats"].items()) {
+      nlohmann::json stats = reported;
+      if (sample.contains("fs") && sample["fs"].contains("collStats") && sample["fs"]["collStats"].contains(ns)) {
+        stats.update(sample["fs"]["collStats"][ns]);  // the file sizes kept outside the hash
+      }
       const size_t dot = ns.find('.');
       const std::string labels = "database=\"" + ns.substr(0, dot) + "\",collection=\"" + ns.substr(dot + 1) + "\"";
       for (const char* field : {"count", "size", "avgObjSize", "storageSize", "nindexes", "totalIndexSize"}) {
@@ -73,7 +77,9 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
       }
     }
   }
-  if (sample.contains("disk_bytes")) out.push_back(line("wtsim_disk_bytes", "", sample["disk_bytes"], ts));
+  if (sample.contains("fs") && sample["fs"].contains("disk_bytes")) {
+    out.push_back(line("wtsim_disk_bytes", "", sample["fs"]["disk_bytes"], ts));
+  }
   return out;
 }
 

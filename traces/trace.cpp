@@ -40,7 +40,15 @@ std::string Trace::hash() const {
 std::string Trace::compute_hash(const nlohmann::json& header, const nlohmann::json& events,
                                 const nlohmann::json& verdict, uint64_t dropped) {
   uint64_t h = sim::fnv1a64(header.dump());
-  for (const auto& e : events) h = sim::fnv1a64(e.dump(), h);
+  for (const auto& e : events) {
+    if (e.contains("details") && e["details"].is_object() && e["details"].contains("fs")) {
+      nlohmann::json witness = e;
+      witness["details"].erase("fs");
+      h = sim::fnv1a64(witness.dump(), h);
+    } else {
+      h = sim::fnv1a64(e.dump(), h);
+    }
+  }
   h = sim::fnv1a64(verdict.dump(), h);
   h = sim::fnv1a64(std::to_string(dropped), h);
   char buf[17];

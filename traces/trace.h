@@ -1,7 +1,12 @@
 #pragma once
 // A run's trace: header (tool version, seed, scenario, fault plan, cost model), the events in
 // order (virtual time, actor, kind, details), and the verdict. Its hash is the determinism
-// witness: the same seed and scenario must give a byte-identical trace.
+// witness: the same seed and scenario must give the same hash.
+//
+// One exception, by design: an event's details may hold an "fs" object of file-system-level
+// measurements (file sizes on the simulated disk). WiredTiger's own threads can shift those by a
+// few blocks between runs (the log server writes a buffered record, a page lands elsewhere), so
+// they are kept for reports and exports but left out of the hash and of replay comparisons.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>

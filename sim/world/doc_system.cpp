@@ -86,7 +86,16 @@ nlohmann::json DocSystem::sample_metrics() {
   if (!engine_) return nullptr;
   engine::OperationContext op(world_.node().conn());
   nlohmann::json sample = {{"serverStatus", engine_->server_status(op)}};
-  for (const auto& [ns, coll] : engine_->catalog().collections()) sample["collStats"][ns] = engine_->coll_stats(ns);
+  for (const auto& [ns, coll] : engine_->catalog().collections()) {
+    nlohmann::json stats = engine_->coll_stats(ns);
+    // Real file sizes go under "fs": outside the determinism witness (see traces/trace.h).
+    for (const char* field : {"storageSize", "totalIndexSize", "indexSizes"}) {
+      if (coll.padded && std::string(field) == "storageSize") continue;  // extents: logical
+      sample["fs"]["collStats"][ns][field] = stats[field];
+      stats.erase(field);
+    }
+    sample["collStats"][ns] = stats;
+  }
   return sample;
 }
 
