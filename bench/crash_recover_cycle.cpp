@@ -50,7 +50,7 @@ void BM_CrashRecoverVerifyCycle(benchmark::State& state) {
   models::KvState recovered;
   for (auto _ : state) {
     fs->fence();  // the old connection now works on a private ghost copy
-    disk.crash(faults::CrashMode::kDropUnsynced, rng);
+    disk.crash(faults::CrashMode::kDropUnsynced, rng.next());
     conn.close_fenced();
     // Its connection is closed: the old generation's file system (and its ghost) may go.
     fs = open_generation(disk, conn);

@@ -230,7 +230,7 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
   report.durable_bytes = node.durable.size();
 }
 
-std::vector<CrashFileReport> Disk::crash(CrashMode mode, sim::Rng& rng) {
+std::vector<CrashFileReport> Disk::crash(CrashMode mode, uint64_t seed) {
   std::lock_guard lock(mu_);
   assert(!ghost_ && "a ghost never crashes");
   std::vector<CrashFileReport> reports;
@@ -241,6 +241,7 @@ std::vector<CrashFileReport> Disk::crash(CrashMode mode, sim::Rng& rng) {
     if (survivors.count(id) == 0) {
       auto it = inodes_.find(id);
       assert(it != inodes_.end());
+      sim::Rng rng(seed ^ sim::fnv1a64(name));
       apply_kept(*it->second, mode, rng, report);
       survivors.emplace(id, std::move(it->second));
       inodes_.erase(it);

@@ -135,8 +135,10 @@ ExtentList ExtentList::intersection(const ExtentList& other) const {
     const uint64_t start = std::max(a->first, b->first), end = std::min(a->second, b->second);
     if (start < end) both.insert(start, end - start);
     // Advance whichever range ends first; the other may still overlap the next one.
-    if (a->second < b->second) ++a;
-    else ++b;
+    if (a->second < b->second)
+      ++a;
+    else
+      ++b;
   }
   return both;
 }
@@ -225,8 +227,8 @@ void FileBlocks::free(uint64_t offset_bytes, uint64_t size_bytes) {
   const uint64_t rounded_bytes = round_up(size_bytes);
   for (const auto& [page, block] : block_by_page_) {
     if (block.offset_bytes < offset_bytes + rounded_bytes && offset_bytes < block.end_bytes()) {
-      throw std::invalid_argument("FileBlocks::free: " + describe(offset_bytes, rounded_bytes) +
-                                  " holds page " + std::to_string(page) + "; pages are freed by rewrite()");
+      throw std::invalid_argument("FileBlocks::free: " + describe(offset_bytes, rounded_bytes) + " holds page " +
+                                  std::to_string(page) + "; pages are freed by rewrite()");
     }
   }
   release_block(offset_bytes, rounded_bytes);
@@ -269,6 +271,7 @@ void FileBlocks::delete_checkpoints_into(CheckpointBlocks& next) {
   for (const CheckpointBlocks& deleted : checkpoints_) {
     merged_alloc.merge(deleted.alloc);  // disjoint: a block is reused only after leaving every list
     merged_discard.merge(deleted.discard);
+    deleted_unresolved_referenced_.unite(deleted.referenced);
   }
   checkpoints_.clear();
   next.alloc.merge(merged_alloc);
@@ -293,6 +296,7 @@ void FileBlocks::resolve() {
   if (!resolve_pending_) throw std::logic_error("FileBlocks::resolve: no checkpoint in progress");
   avail_.merge(ckpt_avail_);
   ckpt_avail_.clear();
+  deleted_unresolved_referenced_.clear();
   resolve_pending_ = false;
 }
 
@@ -327,10 +331,18 @@ ListTotals FileBlocks::totals() const {
 
 void FileBlocks::inject_for_test(ListKind list, uint64_t offset_bytes, uint64_t size_bytes) {
   switch (list) {
-    case ListKind::kAlloc: alloc_.insert(offset_bytes, size_bytes); break;
-    case ListKind::kAvail: avail_.insert(offset_bytes, size_bytes); break;
-    case ListKind::kDiscard: discard_.insert(offset_bytes, size_bytes); break;
-    case ListKind::kCkptAvail: ckpt_avail_.insert(offset_bytes, size_bytes); break;
+    case ListKind::kAlloc:
+      alloc_.insert(offset_bytes, size_bytes);
+      break;
+    case ListKind::kAvail:
+      avail_.insert(offset_bytes, size_bytes);
+      break;
+    case ListKind::kDiscard:
+      discard_.insert(offset_bytes, size_bytes);
+      break;
+    case ListKind::kCkptAvail:
+      ckpt_avail_.insert(offset_bytes, size_bytes);
+      break;
   }
 }
 
@@ -344,29 +356,35 @@ std::vector<std::string> FileBlocks::check() const {
   check_checkpoints(problems);
   check_live_against_newest(problems);
   check_conservation(problems);
+  check_unresolved(problems);
   check_pages(problems);
   return problems;
 }
 
+std::vector<std::pair<std::string, const ExtentList*>> FileBlocks::live_lists() const {
+  return {{"alloc", &alloc_}, {"avail", &avail_}, {"discard", &discard_}, {"ckpt_avail", &ckpt_avail_}};
+}
+
 // Sizes are allocsize multiples and every list lies after the description block, inside the file.
 void FileBlocks::check_bounds(std::vector<std::string>& problems) const {
-  if (file_bytes_ % allocsize_bytes_ != 0) problems.push_back("file size " + std::to_string(file_bytes_) + " is not allocsize-aligned");
+  if (file_bytes_ % allocsize_bytes_ != 0)
+    problems.push_back("file size " + std::to_string(file_bytes_) + " is not allocsize-aligned");
   if (file_bytes_ < allocsize_bytes_) problems.push_back("file is smaller than its description block");
   if (physical_bytes_ < file_bytes_) problems.push_back("physical size is below the block manager's size");
   const auto inside = [&](const std::string& name, const ExtentList& list) {
     expect_aligned_inside(problems, name, list, allocsize_bytes_, allocsize_bytes_, file_bytes_);
   };
-  inside("alloc", alloc_), inside("avail", avail_), inside("discard", discard_);
-  inside("ckpt_avail", ckpt_avail_), inside("in-use", in_use_);
+  for (const auto& [name, list] : live_lists()) inside(name, *list);
+  inside("in-use", in_use_);
   for (const CheckpointBlocks& c : checkpoints_) {
-    inside(c.name() + " alloc", c.alloc), inside(c.name() + " discard", c.discard);
+    inside(c.name() + " alloc", c.alloc);
+    inside(c.name() + " discard", c.discard);
     inside(c.name() + " referenced", c.referenced);
   }
 }
 
 void FileBlocks::check_live_lists(std::vector<std::string>& problems) const {
-  const std::vector<std::pair<std::string, const ExtentList*>> lists = {
-      {"alloc", &alloc_}, {"avail", &avail_}, {"discard", &discard_}, {"ckpt_avail", &ckpt_avail_}};
+  const auto lists = live_lists();
   for (size_t i = 0; i < lists.size(); ++i) {
     for (size_t j = i + 1; j < lists.size(); ++j) {
       expect_disjoint(problems, lists[i].first, *lists[i].second, lists[j].first, *lists[j].second);
@@ -377,7 +395,8 @@ void FileBlocks::check_live_lists(std::vector<std::string>& problems) const {
   expect_disjoint(problems, "in-use", in_use_, "ckpt_avail", ckpt_avail_);
   expect_disjoint(problems, "in-use", in_use_, "discard", discard_);
   if (!alloc_.empty() && !in_use_.contains(alloc_)) problems.push_back("alloc holds blocks not in use");
-  if (!ckpt_avail_.empty() && !resolve_pending_) problems.push_back("ckpt_avail is not empty with no checkpoint pending");
+  if (!ckpt_avail_.empty() && !resolve_pending_)
+    problems.push_back("ckpt_avail is not empty with no checkpoint pending");
   if (!ckpt_avail_.empty() && pinned_) problems.push_back("ckpt_avail is not empty while pinned: " + head(ckpt_avail_));
 }
 
@@ -434,15 +453,28 @@ void FileBlocks::check_conservation(std::vector<std::string>& problems) const {
   expect_disjoint(problems, "needed blocks", needed, "ckpt_avail", ckpt_avail_);
   const uint64_t accounted_bytes = needed.total_bytes() + avail_.total_bytes() + ckpt_avail_.total_bytes();
   if (accounted_bytes != file_bytes_ - std::min(file_bytes_, allocsize_bytes_)) {
-    problems.push_back("lists account for " + std::to_string(accounted_bytes) + " bytes of a " +
-                       std::to_string(file_bytes_) + "-byte file (excluding its description block)");
+    problems.push_back("lists account for " + std::to_string(accounted_bytes) + " bytes but the file has " +
+                       std::to_string(file_bytes_ - std::min(file_bytes_, allocsize_bytes_)) +
+                       " after its description block");
   }
+}
+
+// Between checkpoint() and resolve() a crash would reopen a deleted checkpoint: nothing it references
+// may be handed out yet, and ckpt_avail holds only its blocks.
+void FileBlocks::check_unresolved(std::vector<std::string>& problems) const {
+  const ExtentList& deleted = deleted_unresolved_referenced_;
+  if (!deleted.empty() && !resolve_pending_) problems.push_back("deleted checkpoints remembered with nothing pending");
+  expect_aligned_inside(problems, "unresolved deleted checkpoints' blocks", deleted, allocsize_bytes_, allocsize_bytes_,
+                        file_bytes_);
+  expect_disjoint(problems, "unresolved deleted checkpoints' blocks", deleted, "avail", avail_);
+  if (!deleted.contains(ckpt_avail_)) problems.push_back("ckpt_avail holds blocks no deleted checkpoint referenced");
 }
 
 void FileBlocks::check_pages(std::vector<std::string>& problems) const {
   ExtentList page_blocks;
   for (const auto& [page, block] : block_by_page_) {
-    const std::string where = "page " + std::to_string(page) + " block " + describe(block.offset_bytes, block.size_bytes);
+    const std::string where =
+        "page " + std::to_string(page) + " block " + describe(block.offset_bytes, block.size_bytes);
     if (block.size_bytes == 0 || page_blocks.overlaps(block.offset_bytes, block.size_bytes)) {
       problems.push_back(where + " is empty or shared with another page");
       continue;

@@ -15,6 +15,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace wtsim::models {
@@ -41,9 +42,9 @@ class ExtentList {
   bool overlaps(uint64_t offset_bytes, uint64_t size_bytes) const;
   bool overlaps(const ExtentList& other) const;
   ExtentList intersection(const ExtentList& other) const;
-  void merge(const ExtentList& other);     // disjoint union: throws on overlap
-  void unite(const ExtentList& other);     // set union: overlap allowed
-  void subtract(const ExtentList& other);  // other must be wholly contained
+  void merge(const ExtentList& other);                        // disjoint union: throws on overlap
+  void unite(const ExtentList& other);                        // set union: overlap allowed
+  void subtract(const ExtentList& other);                     // other must be wholly contained
   std::optional<Extent> best_fit(uint64_t size_bytes) const;  // smallest range that fits, lowest offset
   std::optional<Extent> last() const;
   uint64_t total_bytes() const { return total_bytes_; }
@@ -131,11 +132,13 @@ class FileBlocks {
   void release_block(uint64_t offset_bytes, uint64_t size_bytes);
   void delete_checkpoints_into(CheckpointBlocks& next);
   void truncate_avail_at_eof();
+  std::vector<std::pair<std::string, const ExtentList*>> live_lists() const;
   void check_bounds(std::vector<std::string>& problems) const;
   void check_live_lists(std::vector<std::string>& problems) const;
   void check_checkpoints(std::vector<std::string>& problems) const;
   void check_live_against_newest(std::vector<std::string>& problems) const;
   void check_conservation(std::vector<std::string>& problems) const;
+  void check_unresolved(std::vector<std::string>& problems) const;
   void check_pages(std::vector<std::string>& problems) const;
 
   uint64_t allocsize_bytes_;
@@ -143,8 +146,11 @@ class FileBlocks {
   uint64_t physical_bytes_;
   uint64_t extending_allocations_ = 0;  // stat 'allocations requiring file extension'
   ExtentList alloc_, avail_, discard_, ckpt_avail_;
-  ExtentList in_use_;  // model only: allocated and not yet freed
+  ExtentList in_use_;                          // model only: allocated and not yet freed
   std::vector<CheckpointBlocks> checkpoints_;  // oldest first
+  // Model only: until resolve() the metadata still names the checkpoints the pending one deleted,
+  // so a crash would reopen them; the blocks they reference must stay intact until then.
+  ExtentList deleted_unresolved_referenced_;
   uint64_t next_checkpoint_number_ = 1;
   bool pinned_ = false;
   bool resolve_pending_ = false;

@@ -48,6 +48,7 @@ void KvModel::ack(uint64_t seq) {
   r.fate = CommitFate::kAcked;
   last_acked_ = std::max(last_acked_, seq);
   if (r.durable) durable_point_ = std::max(durable_point_, seq);
+  if (history_.size() > kCompactAboveCommits) compact();
 }
 
 void KvModel::in_doubt(uint64_t seq) {
@@ -64,6 +65,31 @@ void KvModel::aborted(uint64_t seq) {
 
 void KvModel::flush_returned(uint64_t covered_seq) {
   durable_point_ = std::max(durable_point_, covered_seq);
+  if (history_.size() > kCompactAboveCommits) compact();
+}
+
+void KvModel::compact() {
+  while (!history_.empty()) {
+    const CommitRecord& r = history_.front();
+    const bool settled = (r.fate == CommitFate::kAcked && r.seq <= durable_point_) || r.fate == CommitFate::kAborted;
+    if (!settled) break;
+    for (const KvWrite& w : r.writes) {
+      if (r.fate == CommitFate::kAcked) {
+        if (w.value) {
+          base_[w.key] = *w.value;
+        } else {
+          base_.erase(w.key);
+        }
+      }
+      auto it = writes_by_key_.find(w.key);
+      if (it != writes_by_key_.end() && !it->second.empty() && it->second.front() == r.seq) {
+        it->second.pop_front();
+        if (it->second.empty()) writes_by_key_.erase(it);
+      }
+    }
+    base_seq_ = r.seq;
+    history_.pop_front();
+  }
 }
 
 void KvModel::crashed() {

@@ -12,6 +12,7 @@
 // of RocksDB's db_stress, extended to non-durable writes whose losses must form a suffix).
 // Keys and values are opaque strings: the document workload uses "ns|_id" and the document's JSON.
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,6 +74,11 @@ class KvModel {
   RecoveryCheck check(const KvState& recovered) const;
   // After a check: the recovered state becomes the new base and the history is cleared.
   void rebase(const KvState& recovered);
+  // Folds the oldest commits into the base while they are settled (acknowledged and at or below
+  // the durable point, or aborted): no crash can change them any more. Keeps a long run's memory
+  // bounded by the live data plus the unsettled tail. Runs by itself as the history grows.
+  void compact();
+  static constexpr size_t kCompactAboveCommits = 4096;
 
   const KvState& base() const { return base_; }
   uint64_t next_seq() const { return next_seq_; }
@@ -88,8 +94,8 @@ class KvModel {
   KvState base_;
   uint64_t base_seq_ = 0;  // commits <= base_seq_ are folded into base_
   uint64_t next_seq_ = 1;
-  std::vector<CommitRecord> history_;  // seq base_seq_+1 .. next_seq_-1
-  std::map<std::string, std::vector<uint64_t>> writes_by_key_;  // key -> seqs, ascending
+  std::deque<CommitRecord> history_;  // seq base_seq_+1 .. next_seq_-1
+  std::map<std::string, std::deque<uint64_t>> writes_by_key_;  // key -> seqs, ascending
   uint64_t last_acked_ = 0;
   uint64_t durable_point_ = 0;
 };

@@ -50,7 +50,7 @@ RC_GTEST_PROP(DiskModel, CrashKeepsDurableBytesAndOnlyWrittenBytes, ()) {
       pending.assign(pending.size(), {});
     } else {
       const auto mode = static_cast<CrashMode>(op.mode);
-      disk.crash(mode, rng);
+      disk.crash(mode, rng.next());
       const auto img = disk.visible_image("f");
       // Every byte is the durable byte or a byte some pending write put there (zero-filled growth
       // counts as a pending write of the writer's bytes, so allow 0 beyond the durable size).

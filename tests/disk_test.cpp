@@ -22,7 +22,7 @@ TEST(Disk, UnsyncedWritesAreVisibleButLostInACrash) {
   EXPECT_EQ(str(d.visible_image("f")), "hello");
   EXPECT_EQ(str(d.durable_image("f")), "");
   sim::Rng rng(1);
-  d.crash(CrashMode::kDropUnsynced, rng);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_TRUE(d.exists("f"));
   EXPECT_EQ(str(d.visible_image("f")), "");
 }
@@ -34,7 +34,7 @@ TEST(Disk, SyncedWritesSurvive) {
   d.sync(f);
   put(d, f, 5, " world");
   sim::Rng rng(1);
-  d.crash(CrashMode::kDropUnsynced, rng);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_EQ(str(d.visible_image("f")), "hello");
 }
 
@@ -51,7 +51,7 @@ TEST(Disk, CreateIsDurableOnlyAfterDirectorySync) {
   put(d, c, 0, "C");
   d.sync(c);  // data synced, but the directory entry is not
   sim::Rng rng(1);
-  d.crash(CrashMode::kDropUnsynced, rng);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_TRUE(d.exists("a"));
   EXPECT_TRUE(d.exists("b"));
   EXPECT_FALSE(d.exists("c"));
@@ -67,7 +67,7 @@ TEST(Disk, DurableCreateAndRenameSurviveWithoutDirectorySync) {
   ASSERT_EQ(d.rename("x", "y", false), 0);
   (void)x;
   sim::Rng rng(1);
-  d.crash(CrashMode::kDropUnsynced, rng);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_EQ(str(d.visible_image("turtle")), "new");
   EXPECT_FALSE(d.exists("turtle.set"));
   EXPECT_FALSE(d.exists("y"));
@@ -81,7 +81,7 @@ TEST(Disk, RemoveIsUndoneByACrashUnlessDurable) {
   ASSERT_EQ(d.remove("gone", true), 0);
   EXPECT_EQ(d.remove("never", false), ENOENT);
   sim::Rng rng(1);
-  d.crash(CrashMode::kDropUnsynced, rng);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_TRUE(d.exists("keep"));
   EXPECT_FALSE(d.exists("gone"));
 }
@@ -94,7 +94,7 @@ TEST(Disk, TornPrefixKeepsAPrefixOfTheWrites) {
     InodeId f = d.open("f", true, true);
     for (char c : {'a', 'b', 'c'}) put(d, f, static_cast<uint64_t>(c - 'a') * 1024, std::string(1024, c));
     sim::Rng rng(seed);
-    auto report = d.crash(CrashMode::kTornPrefix, rng);
+    auto report = d.crash(CrashMode::kTornPrefix, rng.next());
     const std::string img = str(d.visible_image("f"));
     ASSERT_EQ(report.size(), 1u);
     const size_t kept = report[0].kept_ops;
@@ -115,7 +115,7 @@ TEST(Disk, SectorDamageKeepsWholeSectorsOfPendingWritesOnly) {
     d.sync(f);
     put(d, f, 0, std::string(2048, 'n'));
     sim::Rng rng(seed);
-    d.crash(CrashMode::kSectorDamage, rng);
+    d.crash(CrashMode::kSectorDamage, rng.next());
     const std::string img = str(d.visible_image("f"));
     ASSERT_EQ(img.size(), 2048u);
     for (size_t s = 0; s < 4; ++s) {
@@ -136,7 +136,7 @@ TEST(Disk, SectorDamageActuallyMixesOldAndNew) {
     d.sync(f);
     put(d, f, 0, std::string(512, 'n'));
     sim::Rng rng(seed);
-    d.crash(CrashMode::kSectorDamage, rng);
+    d.crash(CrashMode::kSectorDamage, rng.next());
     (str(d.visible_image("f"))[0] == 'n' ? kept_new : kept_old)++;
   }
   EXPECT_GT(kept_new, 0);
@@ -151,7 +151,7 @@ TEST(Disk, FailedSyncWithDroppedDirtyDataLosesItForever) {
   EXPECT_EQ(str(d.visible_image("f")), "abc");  // still in the page cache
   d.sync(f);  // a later successful sync does not bring it back
   sim::Rng rng(1);
-  d.crash(CrashMode::kDropUnsynced, rng);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_EQ(str(d.visible_image("f")), "");
 }
 
@@ -173,7 +173,7 @@ TEST(Disk, LyingSyncPersistsNothing) {
   put(d, f, 0, "abc");
   d.sync(f);
   sim::Rng rng(1);
-  d.crash(CrashMode::kDropUnsynced, rng);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_EQ(str(d.visible_image("f")), "");
 }
 

@@ -56,7 +56,7 @@ class EngineHarness {
     engine_.reset();
     fs_.back()->fence();
     sim::Rng rng(1);
-    disk_.crash(faults::CrashMode::kDropUnsynced, rng);
+    disk_.crash(faults::CrashMode::kDropUnsynced, rng.next());
     conn_.close_fenced();
     reopen();
   }

@@ -93,6 +93,23 @@ TEST(KvModel, DeletesAreWrites) {
   EXPECT_FALSE(f.m.check({{"a", a}}).ok);
 }
 
+TEST(KvModel, CompactionFoldsOnlySettledCommitsAndChangesNoVerdict) {
+  Fixture f;
+  const auto a = f.commit("a", true);
+  const auto b1 = f.commit("b", false);
+  const uint64_t pending = f.m.next_seq();
+  f.m.begin_commit({{"c", KvModel::make_value(pending, 12)}}, false);  // still pending
+  const auto b2 = f.commit("b", true);
+  f.m.compact();
+  EXPECT_EQ(f.m.history_size(), 2u);  // stops at the pending commit
+  EXPECT_EQ(f.m.base().at("a"), a);
+  EXPECT_EQ(f.m.base().at("b"), b1);
+  f.m.crashed();
+  EXPECT_TRUE(f.m.check({{"a", a}, {"b", b2}}).ok);
+  EXPECT_FALSE(f.m.check({{"a", a}, {"b", b1}}).ok);  // b2 was durable
+  EXPECT_FALSE(f.m.check({{"b", b2}}).ok);            // a is folded, still required
+}
+
 TEST(KvModel, RebaseStartsFromTheRecoveredState) {
   Fixture f;
   const auto a = f.commit("a", true);

@@ -208,7 +208,7 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
   node_->fence();
   nlohmann::json files = nlohmann::json::array();
   if (power_loss) {
-    for (const auto& r : disk_.crash(mode, fault_rng_)) {
+    for (const auto& r : disk_.crash(mode, fault_rng_.next())) {
       if (r.pending_ops == 0) continue;
       files.push_back({{"file", r.name}, {"pending_ops", r.pending_ops}, {"kept_ops", r.kept_ops},
                        {"torn_bytes", r.torn_bytes}});
@@ -218,7 +218,7 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
   injector_.power_cycled();
   trace_->event(sim_.now_ns(), "faults", "crash",
                 {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
-                 {"generation", node_->generation()}, {"unsynced", files}});
+                 {"generation", node_->generation()}, {"fs", {{"unsynced", files}}}});
   sim_.cancel_group("node");
   if (!restarting_) {
     restarting_ = true;
