@@ -88,13 +88,8 @@ int DocumentEngine::create_collection(OperationContext& op, const std::string& n
   } else {
     ret = s->create(s, spec.table.c_str(), kRawTable);
   }
-  if (ret == 0) ret = s->begin_transaction(s, nullptr);
-  if (ret == 0 && (ret = catalog_.save(s, spec)) == 0) ret = s->commit_transaction(s, nullptr);
-  if (ret != 0) {
-    s->rollback_transaction(s, nullptr);
-    return ret;
-  }
-  if ((ret = op.flush_log()) != 0) return ret;  // DDL is durable before it is acknowledged
+  if (ret == 0) ret = save_catalog_durably(op, spec);
+  if (ret != 0) return ret;
   ++metrics_.opcounters.command;
   counts_[ns] = {};
   catalog_.put(std::move(spec));
@@ -147,16 +142,11 @@ int DocumentEngine::drop_index(OperationContext& op, const std::string& ns, cons
   if (it == coll.indexes.end()) return kIndexNotFound;
   const std::string table = it->table;
   coll.indexes.erase(it);
-  WT_SESSION* s = op.session();
-  int ret = s->begin_transaction(s, nullptr);
-  if (ret == 0 && (ret = catalog_.save(s, coll)) == 0) ret = s->commit_transaction(s, nullptr);
-  if (ret != 0) {
-    s->rollback_transaction(s, nullptr);
-    return ret;
-  }
-  if ((ret = op.flush_log()) != 0) return ret;
+  int ret = save_catalog_durably(op, coll);
+  if (ret != 0) return ret;
   catalog_.put(std::move(coll));
   op.close_cursors();
+  WT_SESSION* s = op.session();
   // The table goes after the catalog stops naming it; a crash in between leaves an orphan table,
   // which is harmless (never read).
   s->drop(s, table.c_str(), "force=true");
@@ -174,16 +164,20 @@ int DocumentEngine::set_expire_after(OperationContext& op, const std::string& ns
     if (i.name == index) i.expire_after_seconds = expire_after_seconds, changed = true;
   }
   if (!changed) return kIndexNotFound;
-  WT_SESSION* s = op.session();
-  int ret = s->begin_transaction(s, nullptr);
-  if (ret == 0 && (ret = catalog_.save(s, coll)) == 0) ret = s->commit_transaction(s, nullptr);
-  if (ret != 0) {
-    s->rollback_transaction(s, nullptr);
-    return ret;
-  }
-  if ((ret = op.flush_log()) != 0) return ret;
+  const int ret = save_catalog_durably(op, coll);
+  if (ret != 0) return ret;
   catalog_.put(std::move(coll));
   return 0;
+}
+
+int DocumentEngine::save_catalog_durably(OperationContext& op, const CollectionSpec& coll) {
+  int ret = op.begin();
+  if (ret == 0 && (ret = catalog_.save(op.session(), coll)) == 0) ret = op.commit();
+  if (ret != 0) {
+    op.rollback();
+    return ret;
+  }
+  return op.flush_log();  // DDL is durable before it is acknowledged
 }
 
 int DocumentEngine::trim_oplog(OperationContext& op) {

@@ -223,6 +223,8 @@ class DocumentEngine {
                           int* ret);
 
   int recount(OperationContext& op, const CollectionSpec& coll);
+  // One catalog row in its own transaction, then a log sync.
+  int save_catalog_durably(OperationContext& op, const CollectionSpec& coll);
 
   EngineConfig config_;
   EngineEnv env_;

@@ -1,5 +1,7 @@
 #include "sim/cli/run_command.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <exception>
 
@@ -29,6 +31,19 @@ void print_verdict(const world::Scenario& s, uint64_t seed, const world::RunResu
   }
 }
 
+// A progress line on a terminal (standard error), every 1 % of the run's virtual time.
+world::ProgressFn progress_line(const std::string& name, uint64_t seed) {
+  if (isatty(STDERR_FILENO) == 0) return nullptr;
+  return [name, seed, last_percent = -1](sim::Nanos now_ns, sim::Nanos end_ns) mutable {
+    const int percent = static_cast<int>(100 * now_ns / std::max<sim::Nanos>(end_ns, 1));
+    if (percent == last_percent) return;
+    last_percent = percent;
+    std::fprintf(stderr, "\r%s seed=%llu: virtual %.0f / %.0f s (%d %%)%s", name.c_str(),
+                 static_cast<unsigned long long>(seed), static_cast<double>(now_ns) / 1e9,
+                 static_cast<double>(end_ns) / 1e9, percent, percent >= 100 ? "\n" : "");
+  };
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -39,7 +54,8 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "wtsim: %s\n", e.what());
     return kBadInput;
   }
-  world::RunResult result = world::run_scenario(scenario, o.seed);
+  world::RunResult result =
+      world::run_scenario(scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed));
   const std::string hash = result.trace->hash();
   if (!o.trace_path.empty()) {
     try {

@@ -35,7 +35,8 @@ nlohmann::json make_header(const Scenario& s, uint64_t seed, const faults::Fault
 
 }  // namespace
 
-RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::FaultPlan* plan_override) {
+RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::FaultPlan* plan_override,
+                       ProgressFn progress) {
   faults::FaultPlan plan;
   if (plan_override != nullptr) {
     plan = *plan_override;
@@ -45,11 +46,11 @@ RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::Fa
     sim::Rng rng = sim::stream(seed, "fault-plan");
     plan = faults::draw_plan(scenario.swarm, rng, scenario.duration_ns);
   }
-  World world(scenario, seed, std::move(plan));
+  World world(scenario, seed, std::move(plan), std::move(progress));
   return world.run();
 }
 
-World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan)
+World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, ProgressFn progress)
     : scenario_(scenario),
       seed_(seed),
       sim_(seed, scenario.duration_ns + kTimeLimitSlackNs),
@@ -58,7 +59,8 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan)
       injector_(std::move(plan)),
       cpu_("cpu", scenario.cost.cpu_cores),
       disk_queue_("disk", 1),
-      end_ns_(scenario.duration_ns) {
+      end_ns_(scenario.duration_ns),
+      progress_(std::move(progress)) {
   engine::warm_up_wiredtiger_once();  // on the real clock, before the run virtualises it
   trace_ = std::make_unique<traces::Trace>(make_header(scenario, seed, injector_.plan()));
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
@@ -122,7 +124,11 @@ void World::director() {
     node_->close_fenced();
   }
   restarting_ = false;
-  sim_.sleep_until(end_ns_);
+  // Whole virtual seconds, whether or not anyone watches: the schedule must not depend on it.
+  while (sim_.now_ns() < end_ns_) {
+    sim_.sleep_until(std::min(sim_.now_ns() + sim::kNsPerSec, end_ns_));
+    if (progress_) progress_(sim_.now_ns(), end_ns_);
+  }
   uint64_t yields = 0;
   while (restarting_ || sim_.live_fibers("node") > 0) {
     sim_.sleep_for(sim::kNsPerMs);

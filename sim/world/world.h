@@ -8,6 +8,7 @@
 //                checks the recovered state, restarts the node's actors;
 //   metrics      (group "world") samples serverStatus and collStats into the trace;
 //   journal-flusher, checkpointer and the System's clients (group "node"): die with the node.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,12 +45,16 @@ struct RunResult {
 
 // An explicit plan overrides the scenario's (replay, shrinking); otherwise the scenario's
 // explicit plan, otherwise one drawn from its swarm spec and the seed.
+// Called from the run about once per virtual second (never more often than that), with the
+// virtual time and the scenario's end: a terminal progress line. Prints only; must not touch the run.
+using ProgressFn = std::function<void(sim::Nanos now_ns, sim::Nanos end_ns)>;
+
 RunResult run_scenario(const Scenario& scenario, uint64_t seed,
-                       const faults::FaultPlan* plan_override = nullptr);
+                       const faults::FaultPlan* plan_override = nullptr, ProgressFn progress = nullptr);
 
 class World {
  public:
-  World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan);
+  World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, ProgressFn progress = nullptr);
   ~World();
   RunResult run();
 
@@ -117,6 +122,7 @@ class World {
   bool restarting_ = false;
   bool node_dead_ = false;  // could not be restarted: the run ends early
   sim::Nanos end_ns_;
+  ProgressFn progress_;
 };
 
 }  // namespace wtsim::world
