@@ -45,7 +45,7 @@ void BM_CrashRecoverVerifyCycle(benchmark::State& state) {
       for (uint64_t i = b; i < b + kBatch; ++i) batch.push_back({key_of(i), std::string(100, 'v')});
       ok = s.apply(batch) == 0 && s.commit(/*durable=*/true) == 0;
     }
-    if (!ok || s.checkpoint() != 0) state.SkipWithError("loading the database failed");
+    if (!ok || s.session()->checkpoint(s.session(), nullptr) != 0) state.SkipWithError("loading the database failed");
   }
   models::KvState recovered;
   for (auto _ : state) {

@@ -67,8 +67,6 @@ int KvSession::commit(bool durable) {
 
 int KvSession::log_flush() { return session_->log_flush(session_, "sync=on"); }
 
-int KvSession::checkpoint() { return session_->checkpoint(session_, nullptr); }
-
 int KvSession::verify() {
   if (cursor_ != nullptr) {
     cursor_->close(cursor_);

@@ -28,7 +28,6 @@ class KvSession {
   int commit(bool durable);
   // Forces the log to stable storage ("sync=on").
   int log_flush();
-  int checkpoint();
   int verify();
   // Reads every key. Returns WiredTiger's code; fills `out` on success.
   int read_all(models::KvState& out);

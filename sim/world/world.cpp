@@ -55,7 +55,6 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       seed_(seed),
       sim_(seed, scenario.duration_ns + kTimeLimitSlackNs),
       fault_rng_(sim::stream(seed, "faults")),
-      workload_rng_(sim::stream(seed, "workload")),
       injector_(std::move(plan)),
       cpu_("cpu", scenario.cost.cpu_cores),
       disk_queue_("disk", 1),

@@ -108,7 +108,6 @@ class World {
   uint64_t seed_;
   sim::Simulator sim_;
   sim::Rng fault_rng_;
-  sim::Rng workload_rng_;
   faults::Disk disk_;
   faults::FaultInjector injector_;
   std::unique_ptr<Node> node_;
