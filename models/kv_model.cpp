@@ -203,15 +203,27 @@ KvState KvModel::acked_state() const {
   KvState state = base_;
   for (const CommitRecord& r : history_) {
     if (r.fate != CommitFate::kAcked) continue;
-    for (const KvWrite& w : r.writes) {
-      if (w.value) {
-        state[w.key] = *w.value;
-      } else {
-        state.erase(w.key);
-      }
-    }
+    apply_to(state, r);
   }
   return state;
+}
+
+KvState KvModel::committed_state() const {
+  KvState state = base_;
+  for (const CommitRecord& r : history_) {
+    if (r.fate == CommitFate::kAcked || r.fate == CommitFate::kPending) apply_to(state, r);
+  }
+  return state;
+}
+
+void KvModel::apply_to(KvState& state, const CommitRecord& r) {
+  for (const KvWrite& w : r.writes) {
+    if (w.value) {
+      state[w.key] = *w.value;
+    } else {
+      state.erase(w.key);
+    }
+  }
 }
 
 }  // namespace wtsim::models

@@ -86,8 +86,12 @@ class KvModel {
   size_t history_size() const { return history_.size(); }
   // The state if every acked commit and no in-doubt one applied (for clean-shutdown checks).
   KvState acked_state() const;
+  // Everything committed so far: acked commits and pending ones (a pending commit has called
+  // commit, its acknowledgement is on the way). What a checkpoint taken now contains.
+  KvState committed_state() const;
 
  private:
+  static void apply_to(KvState& state, const CommitRecord& r);
   const CommitRecord& record(uint64_t seq) const;
   CommitRecord& record(uint64_t seq);
 

@@ -27,6 +27,11 @@ const std::vector<PropertyInfo>& catalogue() {
        "MMAPv1 layout: every byte of every extent is in exactly one record or free region, nothing "
        "overlaps an extent header, and the allocator's memory equals its tables"},
       {"padding_factor_in_range", "paddingFactor stays within [1.0, 2.0]"},
+      {"backup_restores_snapshot",
+       "a completed hot backup opens as a node holding exactly the data at the backup's point in "
+       "time, survives its own checkpoint, WiredTiger verify and a reopen"},
+      {"backup_leaves_no_pin",
+       "after a backup, finished or abandoned (sentinel), no table keeps the backup's checkpoint"},
       {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
       {"increments_counted_once",
        "each committed image's $inc counter equals the previous image's plus the increment "

@@ -230,6 +230,63 @@ TEST(World, APaddedCollectionSurvivesCrashesInTheMiddleOfMoves) {
   EXPECT_GT(crashes, 10u);
 }
 
+struct BackupFigures {
+  bool restored = false;
+  double took_s = 0, inflation = 0;
+  uint64_t copied = 0, crashes = 0;
+  std::vector<std::string> events;  // kinds of the backup's own events, in order
+};
+
+BackupFigures backup_run(const std::string& mode, bool sentinel, const std::string& crash_at_ms = "") {
+  std::vector<std::string> overrides = {"backup.mode=" + mode, std::string("backup.sentinel=") + (sentinel ? "true" : "false"),
+                                        "duration_ms=200000", "backup.copy_mb_per_s=2"};
+  if (!crash_at_ms.empty()) overrides.push_back(R"(fault_plan=[{"kind":"crash","at_ms":)" + crash_at_ms + "}]");
+  const Scenario s = load_scenario(kSource + "/scenarios/backup_release.json", overrides);
+  RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << mode << (r.violations.empty() ? "" : ": " + r.violations.front().property + ": " + r.violations.front().detail);
+  BackupFigures f;
+  f.crashes = r.stats.crashes;
+  for (const auto& e : r.trace->events()) {
+    const std::string kind = e["kind"];
+    if (kind == "restore_checked") f.restored = true;
+    if (kind == "backup_done") {
+      f.took_s = e["details"]["took_ms"].get<double>() / 1000;
+      f.copied = e["details"]["bytes_copied"];
+      f.inflation = e["details"]["fs"]["peak_disk"].get<double>() / e["details"]["fs"]["disk_before"].get<double>() - 1;
+    }
+    if (kind.find("backup") != std::string::npos || kind.find("sentinel") != std::string::npos) f.events.push_back(kind);
+  }
+  return f;
+}
+
+TEST(World, ReleaseModeBacksUpFasterWithLessInflationAndBothRestoreExactly) {
+  const BackupFigures release = backup_run("release", true);
+  const BackupFigures baseline = backup_run("baseline", true);
+  EXPECT_TRUE(release.restored);   // the restore equals the snapshot, survives checkpoint,
+  EXPECT_TRUE(baseline.restored);  // verify and a reopen (else backup_restores_snapshot fails)
+  EXPECT_LT(release.copied, baseline.copied);  // the oplog is not copied
+  EXPECT_LT(release.took_s, baseline.took_s);
+  EXPECT_LT(release.inflation, baseline.inflation / 2);
+}
+
+TEST(World, ACrashMidBackupWithTheSentinelRecoversNormallyAndTheBackupIsRedone) {
+  for (const char* mode : {"release", "baseline"}) {
+    const BackupFigures f = backup_run(mode, true, "125000");
+    EXPECT_EQ(f.crashes, 1u) << mode;
+    const std::vector<std::string> expected = {"backup_start", "sentinel_found", "sentinel_cleared", "backup_start", "backup_done"};
+    EXPECT_EQ(f.events, expected) << mode;
+    EXPECT_TRUE(f.restored) << mode;
+  }
+}
+
+TEST(World, WithoutTheSentinelACrashMidBackupLeavesItsPinsBehind) {
+  const BackupFigures f = backup_run("release", false, "125000");
+  EXPECT_EQ(f.crashes, 1u);
+  const std::vector<std::string> expected = {"backup_start", "stale_backup_pins", "backup_start", "backup_done"};
+  EXPECT_EQ(f.events, expected);  // the re-run's pin drops the stale ones; nothing else would
+  EXPECT_TRUE(f.restored);
+}
+
 TEST(World, DifferentSeedsGiveDifferentRuns) {
   const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
   EXPECT_NE(run_scenario(s, 1).trace->hash(), run_scenario(s, 2).trace->hash());
@@ -265,7 +322,7 @@ TEST(Scenario, ErrorsNameTheFileTheFieldAndTheProblem) {
 TEST(Scenario, EveryShippedScenarioLoads) {
   for (const char* name : {"smoke.json", "negative_lying_sync.json", "fault_mix.json", "corruption.json", "documents.json", "locking_bulk_insert.json",
                            "ttl_vs_manual_delete.json", "ttl_late_index.json",
-                           "padding_upserts.json"}) {
+                           "padding_upserts.json", "backup_release.json"}) {
     EXPECT_NO_THROW(load_scenario(kSource + "/scenarios/" + name)) << name;
   }
 }

@@ -16,6 +16,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
                                                                      : engine::LockPolicy::kDocument;
   config.cost = world_.scenario().cost;
   config.oplog = world_.scenario().node.oplog;
+  config.oplog_max_entries = world_.scenario().node.oplog_max_entries;
   engine::EngineEnv env;
   env.sim = &world_.sim();
   env.cpu = &world_.cpu();

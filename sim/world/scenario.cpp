@@ -26,6 +26,7 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
     throw sim::JsonError(r.path_of("lock_policy"), "expected \"document\" or \"collection\", found \"" + n.lock_policy + "\"");
   }
   n.oplog = r.bool_or("oplog", n.oplog);
+  n.oplog_max_entries = r.u64_or("oplog_max_entries", n.oplog_max_entries);
   if (n.checkpoint_interval_ns == 0 || n.journal_commit_interval_ns == 0) {
     throw sim::JsonError(path, "intervals must be positive");
   }
@@ -37,8 +38,8 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   WorkloadSpec w;
   w.kind = r.string_or("kind", w.kind);
-  if (w.kind != "kv" && w.kind != "documents" && w.kind != "time_series" && w.kind != "padding") {
-    throw sim::JsonError(r.path_of("kind"), "expected \"kv\", \"documents\", \"time_series\" or \"padding\", found \"" + w.kind + "\"");
+  if (w.kind != "kv" && w.kind != "documents" && w.kind != "time_series" && w.kind != "padding" && w.kind != "backup") {
+    throw sim::JsonError(r.path_of("kind"), "expected \"kv\", \"documents\", \"time_series\", \"padding\" or \"backup\", found \"" + w.kind + "\"");
   }
   w.padding_variant = r.string_or("padding_variant", w.padding_variant);
   if (w.padding_variant != "grow" && w.padding_variant != "preset") {
@@ -98,6 +99,25 @@ TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
   return t;
 }
 
+BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  BackupSpec b;
+  b.mode = r.string_or("mode", b.mode);
+  if (b.mode != "release" && b.mode != "baseline" && b.mode != "none") {
+    throw sim::JsonError(r.path_of("mode"), "expected \"release\", \"baseline\" or \"none\", found \"" + b.mode + "\"");
+  }
+  b.start_ms = r.u64_or("start_ms", b.start_ms);
+  b.sentinel = r.bool_or("sentinel", b.sentinel);
+  b.order = r.string_or("order", b.order);
+  if (b.order != "hottest_first" && b.order != "name") {
+    throw sim::JsonError(r.path_of("order"), "expected \"hottest_first\" or \"name\", found \"" + b.order + "\"");
+  }
+  b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
+  if (b.copy_mb_per_s == 0) throw sim::JsonError(r.path_of("copy_mb_per_s"), "must be at least 1");
+  r.reject_unknown();
+  return b;
+}
+
 engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   engine::CostModel c;
@@ -137,6 +157,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (auto* w = r.optional("workload")) s.workload = workload_from(*w, "/workload");
     if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");
     if (auto* t = r.optional("ttl")) s.ttl = ttl_from(*t, "/ttl");
+    if (auto* b = r.optional("backup")) s.backup = backup_from(*b, "/backup");
     auto* plan = r.optional("fault_plan");
     auto* swarm = r.optional("swarm");
     if (plan != nullptr && plan->is_null()) plan = nullptr;  // --set fault_plan=null: use a swarm

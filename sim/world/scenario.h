@@ -21,6 +21,7 @@ struct NodeSpec {
   sim::Nanos metrics_interval_ns = sim::kNsPerSec;  // 0: no metrics time series
   std::string lock_policy = "document";             // "document" (WiredTiger) or "collection" (MMAPv1)
   bool oplog = true;
+  uint64_t oplog_max_entries = 100'000;
 };
 
 struct WorkloadSpec {
@@ -54,6 +55,15 @@ struct TtlSpec {
   uint64_t query_every_ms = 0;       // > 0: find().sort({created_at: 1}).limit(1) with explain
 };
 
+// Hot backup (kind "backup"): how and when the node is backed up.
+struct BackupSpec {
+  std::string mode = "release";        // "release" (per-table), "baseline" (backup cursor), "none"
+  uint64_t start_ms = 120000;
+  bool sentinel = true;                // backup.in_progress protocol
+  std::string order = "hottest_first"; // or "name"
+  uint64_t copy_mb_per_s = 50;         // the copy's bandwidth (virtual)
+};
+
 struct Scenario {
   std::string name;
   std::string description;
@@ -61,6 +71,7 @@ struct Scenario {
   NodeSpec node;
   WorkloadSpec workload;
   TtlSpec ttl;
+  BackupSpec backup;
   engine::CostModel cost;
   std::optional<faults::FaultPlan> fault_plan;  // explicit plan, used as is
   faults::SwarmSpec swarm;                      // otherwise drawn per seed

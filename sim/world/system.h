@@ -30,6 +30,10 @@ class System {
   virtual void spawn_actors(const std::string& suffix) = 0;
   // The node's connection is about to close: release what refers to it.
   virtual void close() = 0;
+  // Before WiredTiger opens on the disk (startup protocols such as the backup sentinel), and
+  // after the node is up and its schema open.
+  virtual void before_open() {}
+  virtual void after_open(WT_CONNECTION*) {}
   // One sample of the metrics time series (serverStatus and collStats), or null.
   virtual nlohmann::json sample_metrics() { return nullptr; }
   // Violations the system found itself while running (e.g. a counter that lost an increment).

@@ -67,6 +67,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
   system_ = kind == "documents" ? make_mixed_doc_system(*this)
             : kind == "time_series" ? make_time_series_system(*this)
             : kind == "padding"     ? make_padding_system(*this)
+            : kind == "backup"      ? make_backup_system(*this)
                                     : make_kv_system(*this);
   node_->set_crash_handler([this](faults::CrashMode mode) {
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +
@@ -137,6 +138,7 @@ void World::director() {
 }
 
 bool World::start_node() {
+  system_->before_open();
   const int ret = node_->open();
   drain_wt_messages();
   const bool io_error_during_open = drain_fired_faults();
@@ -166,6 +168,9 @@ bool World::start_node() {
     check_recovered("recovery");
     if (node_->fenced()) return false;
   }
+  system_->after_open(node_->conn());
+  drain_wt_messages();
+  if (node_->fenced()) return false;
   spawn_node_actors();
   return true;
 }

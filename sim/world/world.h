@@ -65,6 +65,7 @@ class World {
   sim::Resource& cpu() { return cpu_; }
   sim::Resource& disk_queue() { return disk_queue_; }
   Node& node() { return *node_; }
+  faults::Disk& disk() { return disk_; }
   RunStats& stats() { return stats_; }
   const Scenario& scenario() const { return scenario_; }
   uint64_t seed() const { return seed_; }
