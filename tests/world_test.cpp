@@ -267,6 +267,23 @@ TEST(World, ReleaseModeBacksUpFasterWithLessInflationAndBothRestoreExactly) {
   EXPECT_LT(release.copied, baseline.copied);  // the oplog is not copied
   EXPECT_LT(release.took_s, baseline.took_s);
   EXPECT_LT(release.inflation, baseline.inflation / 2);
+  EXPECT_LT(release.inflation, 0.15);  // the node stays near its size without a backup
+}
+
+TEST(World, AFullBackupDeviceFailsTheBackupNotTheNode) {
+  const Scenario s = load_scenario(kSource + "/scenarios/backup_release.json",
+                                   {"duration_ms=160000", "backup.copy_mb_per_s=2", "backup.destination_mb=5"});
+  RunResult r = run_scenario(s, 1);
+  ASSERT_TRUE(r.ok) << r.violations.front().property << ": " << r.violations.front().detail;  // incl. no pin left
+  bool failed = false;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] == "backup_failed") {
+      failed = true;
+      EXPECT_EQ(e["details"]["error"], "backup destination: No space left on device");
+    }
+    EXPECT_NE(e["kind"], "restore_checked");
+  }
+  EXPECT_TRUE(failed);
 }
 
 TEST(World, ACrashMidBackupWithTheSentinelRecoversNormallyAndTheBackupIsRedone) {

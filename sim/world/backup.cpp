@@ -7,6 +7,7 @@
 #include <wiredtiger.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 #include "engine/hot_backup.h"
@@ -161,8 +162,10 @@ class BackupSystem final : public DocSystem {
   }
 
   // Copies one file from the node's disk to the destination, paying the bandwidth in virtual
-  // time chunk by chunk (writes and checkpoints go on meanwhile).
+  // time chunk by chunk (writes and checkpoints go on meanwhile). A full destination sets
+  // copy_error_ (ENOSPC) and stops.
   uint64_t copy_file(const std::string& name) {
+    if (copy_error_ != 0) return 0;
     faults::Disk& disk = world_.disk();
     const faults::InodeId src = disk.open(name, false, false);
     if (src == 0) return 0;
@@ -172,7 +175,7 @@ class BackupSystem final : public DocSystem {
       const uint64_t n = std::min<uint64_t>(kChunkBytes, disk.size(src) - done);
       std::vector<uint8_t> buf(n);
       disk.read(src, done, n, buf.data());
-      destination_->write(dst, done, buf.data(), n);
+      if ((copy_error_ = destination_->write(dst, done, buf.data(), n)) != 0) return done;
       done += n;
       world_.pay_disk(static_cast<sim::Nanos>(n) * 1000 / static_cast<sim::Nanos>(world_.scenario().backup.copy_mb_per_s));
       peak_disk_ = std::max(peak_disk_, world_.table_file_bytes());
@@ -200,6 +203,8 @@ class BackupSystem final : public DocSystem {
     if (sim.now_ns() >= world_.end_ns()) return;
     engine::OperationContext op(world_.node().conn());
     destination_ = std::make_unique<faults::Disk>();
+    if (spec.destination_mb > 0) destination_->set_capacity(spec.destination_mb << 20);
+    copy_error_ = 0;
     const uint64_t disk_before = world_.table_file_bytes();
     peak_disk_ = disk_before;
     if (spec.sentinel) create_sentinel();
@@ -209,12 +214,26 @@ class BackupSystem final : public DocSystem {
     const int ret = spec.mode == "release" ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
     world_.after_wt_call();
     if (ret != 0) return world_.handle_wt_failure(ret, "backup");
+    if (copy_error_ != 0) return abandon(op, start_ns);
     if (spec.sentinel) remove_sentinel();
     backup_done_ = true;
     world_.trace().event(sim.now_ns(), sim.current().name, "backup_done",
                          {{"mode", spec.mode}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}, {"bytes_copied", copied},
                           {"fs", {{"disk_before", disk_before}, {"peak_disk", peak_disk_}}}});
     check_restore(expected);
+  }
+
+  // A failed copy fails the backup, never the node: the pins go, the partial copy is discarded,
+  // the sentinel is removed, and the reason is recorded.
+  void abandon(engine::OperationContext& op, sim::Nanos start_ns) {
+    const int dropped = engine::drop_backup_checkpoint(op.session());
+    world_.after_wt_call();
+    if (world_.scenario().backup.sentinel) remove_sentinel();
+    destination_ = std::make_unique<faults::Disk>();
+    backup_done_ = true;  // not retried
+    world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "backup_failed",
+                         {{"error", std::string("backup destination: ") + std::strerror(copy_error_)},
+                          {"pins_dropped", dropped == 0}, {"took_ms", (world_.sim().now_ns() - start_ns) / sim::kNsPerMs}});
   }
 
   int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
@@ -231,7 +250,7 @@ class BackupSystem final : public DocSystem {
       *copied += copy_file(f);
       world_.after_wt_call();
     }
-    return engine::close_backup_cursor(cursor);
+    return engine::close_backup_cursor(cursor);  // a failed copy still closes the cursor
   }
 
   int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
@@ -248,6 +267,7 @@ class BackupSystem final : public DocSystem {
     if ((ret = engine::release_backup_checkpoint(op.session(), engine::DocumentEngine::kOplogUri)) != 0) return ret;
     for (const auto& [ns, table] : tables_in_order()) {
       *copied += copy_file(file_of(table));
+      if (copy_error_ != 0) return 0;  // abandoned by the caller
       world_.after_wt_call();
       if ((ret = engine::release_backup_checkpoint(op.session(), table)) != 0) return ret;
       world_.after_wt_call();
@@ -319,6 +339,7 @@ class BackupSystem final : public DocSystem {
   std::vector<std::string> restored_tables_;
   uint64_t next_append_ = 0;
   uint64_t peak_disk_ = 0;
+  int copy_error_ = 0;
   bool loaded_ = false;
   bool backup_done_ = false;
 };

@@ -114,6 +114,7 @@ BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   }
   b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
   if (b.copy_mb_per_s == 0) throw sim::JsonError(r.path_of("copy_mb_per_s"), "must be at least 1");
+  b.destination_mb = r.u64_or("destination_mb", b.destination_mb);
   r.reject_unknown();
   return b;
 }

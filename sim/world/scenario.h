@@ -62,6 +62,7 @@ struct BackupSpec {
   bool sentinel = true;                // backup.in_progress protocol
   std::string order = "hottest_first"; // or "name"
   uint64_t copy_mb_per_s = 50;         // the copy's bandwidth (virtual)
+  uint64_t destination_mb = 0;         // > 0: the backup device's capacity (ENOSPC beyond it)
 };
 
 struct Scenario {
