@@ -24,11 +24,13 @@ expect 1 "violated recovered_state_is_prefix" -- "$wtsim" run "$src/scenarios/ne
 expect 0 "smoke seed=7: OK" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 7 --trace "$tmp/a.json"
 expect 0 "same trace hash" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 7 --trace "$tmp/b.json" --check-determinism
 cmp -s "$tmp/a.json" "$tmp/b.json" || fail "two processes wrote different traces for seed 7"
+expect 0 "replayed [0-9]* events identically; verdict OK" -- "$wtsim" replay "$tmp/a.json"
 expect 0 "documents seed=2: OK" -- "$wtsim" run "$src/scenarios/documents.json" --seed 2 --trace "$tmp/d.json"
 expect 0 'mongodb_ss_wt_cursor_cursor_remove_calls [0-9]* 1600000001.000' -- "$wtsim" export "$tmp/d.json" --format openmetrics
 expect 0 'mongodb_collstats_storageStats_count{database="test",collection="docs"}' -- "$wtsim" export "$tmp/d.json"
 "$wtsim" export "$tmp/d.json" | tail -n 1 | grep -qx '# EOF' || fail "openmetrics export does not end with # EOF"
 head -c 1000 "$tmp/d.json" > "$tmp/cut.json"
 expect 2 "cut.json: not valid JSON" -- "$wtsim" export "$tmp/cut.json"
+expect 2 "cut.json: not valid JSON" -- "$wtsim" replay "$tmp/cut.json"
 expect 2 "" -- "$wtsim" export "$tmp/d.json" --format csv
 echo "cli: all checks passed"

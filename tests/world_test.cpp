@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "sim/world/world.h"
+#include "sim/world/replay.h"
 #include "traces/trace_reader.h"
 
 namespace wtsim::world {
@@ -252,7 +253,7 @@ BackupFigures backup_run(const std::string& mode, bool sentinel, const std::stri
     if (kind == "backup_done") {
       f.took_s = e["details"]["took_ms"].get<double>() / 1000;
       f.copied = e["details"]["bytes_copied"];
-      f.inflation = e["details"]["fs"]["peak_disk"].get<double>() / e["details"]["fs"]["disk_before"].get<double>() - 1;
+      f.inflation = e["details"]["measured"]["peak_disk"].get<double>() / e["details"]["measured"]["disk_before"].get<double>() - 1;
     }
     if (kind.find("backup") != std::string::npos || kind.find("sentinel") != std::string::npos) f.events.push_back(kind);
   }
@@ -342,6 +343,20 @@ TEST(Scenario, EveryShippedScenarioLoads) {
                            "padding_upserts.json", "backup_release.json"}) {
     EXPECT_NO_THROW(load_scenario(kSource + "/scenarios/" + name)) << name;
   }
+}
+
+TEST(Replay, AReplayMatchesEventForEventAndAnEditIsFoundWhereItIs) {
+  const Scenario s = load_scenario(kSource + "/scenarios/documents.json");
+  RunResult r = run_scenario(s, 5);
+  nlohmann::json doc = r.trace->to_json();
+  ReplayResult same = replay(doc, "t.json");
+  EXPECT_FALSE(same.divergence.has_value());
+  EXPECT_EQ(same.run.ok, r.ok);
+  // A different recorded event 40: the replay points at it.
+  doc["events"][40]["t_us"] = doc["events"][40]["t_us"].get<int64_t>() + 1;
+  ReplayResult edited = replay(doc, "t.json");
+  ASSERT_TRUE(edited.divergence.has_value());
+  EXPECT_EQ(edited.divergence->event_index, 40u);
 }
 
 TEST(Trace, WrittenTracesReadBackAndTamperingIsDetected) {

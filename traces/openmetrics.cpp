@@ -58,8 +58,10 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
       leaves(ss["metrics"], "", flat);
       for (const auto& [k, v] : flat) out.push_back(line("mongodb_ss_metrics_" + metric_suffix(k), "", v, ts));
     }
-    if (ss.contains("wiredTiger") && ss["wiredTiger"].contains("cursor")) {
-      for (const auto& [name, v] : ss["wiredTiger"]["cursor"].items()) {
+    const nlohmann::json* wt = ss.contains("wiredTiger") ? &ss["wiredTiger"] : nullptr;
+    if (sample.contains("measured") && sample["measured"].contains("wiredTiger")) wt = &sample["measured"]["wiredTiger"];
+    if (wt != nullptr && wt->contains("cursor")) {
+      for (const auto& [name, v] : (*wt)["cursor"].items()) {
         out.push_back(line("mongodb_ss_wt_cursor_" + metric_suffix(name), "", v, ts));
       }
     }
@@ -67,8 +69,8 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
   if (sample.contains("collStats")) {
     for (const auto& [ns, reported] : sample["collStats"].items()) {
       nlohmann::json stats = reported;
-      if (sample.contains("fs") && sample["fs"].contains("collStats") && sample["fs"]["collStats"].contains(ns)) {
-        stats.update(sample["fs"]["collStats"][ns]);  // the file sizes kept outside the hash
+      if (sample.contains("measured") && sample["measured"].contains("collStats") && sample["measured"]["collStats"].contains(ns)) {
+        stats.update(sample["measured"]["collStats"][ns]);  // the file sizes kept outside the hash
       }
       const size_t dot = ns.find('.');
       const std::string labels = "database=\"" + ns.substr(0, dot) + "\",collection=\"" + ns.substr(dot + 1) + "\"";
@@ -77,8 +79,8 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
       }
     }
   }
-  if (sample.contains("fs") && sample["fs"].contains("disk_bytes")) {
-    out.push_back(line("wtsim_disk_bytes", "", sample["fs"]["disk_bytes"], ts));
+  if (sample.contains("measured") && sample["measured"].contains("disk_bytes")) {
+    out.push_back(line("wtsim_disk_bytes", "", sample["measured"]["disk_bytes"], ts));
   }
   return out;
 }

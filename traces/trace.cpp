@@ -41,9 +41,9 @@ std::string Trace::compute_hash(const nlohmann::json& header, const nlohmann::js
                                 const nlohmann::json& verdict, uint64_t dropped) {
   uint64_t h = sim::fnv1a64(header.dump());
   for (const auto& e : events) {
-    if (e.contains("details") && e["details"].is_object() && e["details"].contains("fs")) {
+    if (e.contains("details") && e["details"].is_object() && e["details"].contains("measured")) {
       nlohmann::json witness = e;
-      witness["details"].erase("fs");
+      witness["details"].erase("measured");
       h = sim::fnv1a64(witness.dump(), h);
     } else {
       h = sim::fnv1a64(e.dump(), h);

@@ -3,9 +3,10 @@
 // order (virtual time, actor, kind, details), and the verdict. Its hash is the determinism
 // witness: the same seed and scenario must give the same hash.
 //
-// One exception, by design: an event's details may hold an "fs" object of file-system-level
-// measurements (file sizes on the simulated disk). WiredTiger's own threads can shift those by a
-// few blocks between runs (the log server writes a buffered record, a page lands elsewhere), so
+// One exception, by design: an event's details may hold a "measured" object: values measured
+// from WiredTiger and the simulated file system (file sizes, WiredTiger's own cursor statistics).
+// WiredTiger's own threads can shift those slightly between runs of one seed (the log server
+// writes a buffered record, a page lands a few blocks elsewhere, a statistic is off by one), so
 // they are kept for reports and exports but left out of the hash and of replay comparisons.
 #include <nlohmann/json.hpp>
 

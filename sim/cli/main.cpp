@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "properties/violation.h"
+#include "sim/cli/replay_command.h"
 #include "sim/cli/run_command.h"
 
 int main(int argc, char** argv) {
@@ -25,6 +26,12 @@ int main(int argc, char** argv) {
 
   CLI::App* props_cmd = app.add_subcommand("properties", "List the properties a verdict can report.");
 
+  std::string replay_trace;
+  bool replay_quiet = false;
+  CLI::App* replay_cmd = app.add_subcommand("replay", "Re-run a trace from its header and compare every event (exit 3 on a divergence).");
+  replay_cmd->add_option("trace", replay_trace, "Trace file (JSON)")->required();
+  replay_cmd->add_flag("-q,--quiet", replay_quiet, "Print nothing on success");
+
   std::string export_trace, export_format = "openmetrics", export_out;
   CLI::App* export_cmd = app.add_subcommand("export", "Export a trace's metrics time series.");
   export_cmd->add_option("trace", export_trace, "Trace file (JSON)")->required();
@@ -38,6 +45,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : cli::kBadInput;
   }
   if (*run_cmd) return cli::run_command(run);
+  if (*replay_cmd) return cli::replay_command(replay_trace, replay_quiet);
   if (*export_cmd) return cli::export_command(export_trace, export_format, export_out);
   if (*props_cmd) {
     for (const auto& p : properties::catalogue()) std::printf("%-34s %s\n", p.name, p.checks);

@@ -87,12 +87,15 @@ nlohmann::json DocSystem::sample_metrics() {
   if (!engine_) return nullptr;
   engine::OperationContext op(world_.node().conn());
   nlohmann::json sample = {{"serverStatus", engine_->server_status(op)}};
+  // WiredTiger's statistics and the real file sizes go under "measured": outside the determinism
+  // witness (see traces/trace.h).
+  sample["measured"]["wiredTiger"] = sample["serverStatus"]["wiredTiger"];
+  sample["serverStatus"].erase("wiredTiger");
   for (const auto& [ns, coll] : engine_->catalog().collections()) {
     nlohmann::json stats = engine_->coll_stats(ns);
-    // Real file sizes go under "fs": outside the determinism witness (see traces/trace.h).
     for (const char* field : {"storageSize", "totalIndexSize", "indexSizes"}) {
       if (coll.padded && std::string(field) == "storageSize") continue;  // extents: logical
-      sample["fs"]["collStats"][ns][field] = stats[field];
+      sample["measured"]["collStats"][ns][field] = stats[field];
       stats.erase(field);
     }
     sample["collStats"][ns] = stats;

@@ -228,7 +228,7 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
   injector_.power_cycled();
   trace_->event(sim_.now_ns(), "faults", "crash",
                 {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
-                 {"generation", node_->generation()}, {"fs", {{"unsynced", files}}}});
+                 {"generation", node_->generation()}, {"measured", {{"unsynced", files}}}});
   sim_.cancel_group("node");
   if (!restarting_) {
     restarting_ = true;

@@ -1,0 +1,26 @@
+#pragma once
+// Replay: re-run a trace from its header (scenario, seed, the fault plan it ran) and compare every
+// event with the recorded ones, "measured" values aside (see traces/trace.h).
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+#include "sim/world/world.h"
+
+namespace wtsim::world {
+
+struct Divergence {
+  size_t event_index = 0;
+  nlohmann::json expected, got;  // null past either end
+};
+
+struct ReplayResult {
+  RunResult run;
+  std::optional<Divergence> divergence;
+};
+
+// `trace` is a validated trace document; throws std::invalid_argument on a bad header.
+ReplayResult replay(const nlohmann::json& trace, const std::string& origin);
+
+}  // namespace wtsim::world
