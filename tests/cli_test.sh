@@ -33,4 +33,12 @@ head -c 1000 "$tmp/d.json" > "$tmp/cut.json"
 expect 2 "cut.json: not valid JSON" -- "$wtsim" export "$tmp/cut.json"
 expect 2 "cut.json: not valid JSON" -- "$wtsim" replay "$tmp/cut.json"
 expect 2 "" -- "$wtsim" export "$tmp/d.json" --format csv
+expect 0 "explored 6 seeds .*: 6 held" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..6 --jobs 2 --out "$tmp/x"
+expect 1 "seed 3: violated, trace $tmp/x/seed-3.json" -- "$wtsim" explore "$src/scenarios/negative_lying_sync.json" --seeds 2..3 --out "$tmp/x"
+expect 1 "explored 1 seeds .*shard 2/2" -- "$wtsim" explore "$src/scenarios/negative_lying_sync.json" --seeds 2..3 --shard 2/2 --out "$tmp/x"
+[ -f "$tmp/x/seed-3.json" ] || fail "explore did not keep the failing seed's trace"
+[ ! -f "$tmp/x/seed-1.json" ] || fail "explore kept a passing seed's trace"
+expect 1 "violated recovered_state_is_prefix" -- "$wtsim" replay "$tmp/x/seed-3.json"
+expect 2 "--seeds 9..1: expected A..B" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 9..1
+expect 2 "--shard 3/2" -- "$wtsim" explore "$src/scenarios/smoke.json" --shard 3/2
 echo "cli: all checks passed"

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "properties/violation.h"
+#include "sim/cli/explore_command.h"
 #include "sim/cli/replay_command.h"
 #include "sim/cli/run_command.h"
 
@@ -26,6 +27,15 @@ int main(int argc, char** argv) {
 
   CLI::App* props_cmd = app.add_subcommand("properties", "List the properties a verdict can report.");
 
+  cli::ExploreOptions explore;
+  CLI::App* explore_cmd = app.add_subcommand("explore", "Run many seeds, each in its own process; keep the failing seeds' traces.");
+  explore_cmd->add_option("scenario", explore.scenario_path, "Scenario file (JSON)")->required()->check(CLI::ExistingFile);
+  explore_cmd->add_option("--seeds", explore.seeds, "Seed range A..B (inclusive)")->capture_default_str();
+  explore_cmd->add_option("--jobs", explore.jobs, "Runs at once")->capture_default_str();
+  explore_cmd->add_option("--shard", explore.shard, "K/N: run only the seeds with seed % N == K - 1")->capture_default_str();
+  explore_cmd->add_option("--out", explore.out_dir, "Directory for failing seeds' traces")->capture_default_str();
+  explore_cmd->add_option("--set", explore.overrides, "Override a scenario field: path=value; repeatable");
+
   std::string replay_trace;
   bool replay_quiet = false;
   CLI::App* replay_cmd = app.add_subcommand("replay", "Re-run a trace from its header and compare every event (exit 3 on a divergence).");
@@ -45,6 +55,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : cli::kBadInput;
   }
   if (*run_cmd) return cli::run_command(run);
+  if (*explore_cmd) return cli::explore_command(explore);
   if (*replay_cmd) return cli::replay_command(replay_trace, replay_quiet);
   if (*export_cmd) return cli::export_command(export_trace, export_format, export_out);
   if (*props_cmd) {
