@@ -333,6 +333,10 @@ TEST(Scenario, ErrorsNameTheFileTheFieldAndTheProblem) {
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"workload":{"durable_fraction":2}})"),
             "s.json: /workload/durable_fraction: expected a fraction in [0, 1], found 2.000000");
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"wrokload":{}})"), "s.json: /wrokload: unknown field");
+  EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"node":{"lock_policy":"row"}})"),
+            "s.json: /node/lock_policy: expected \"document\" or \"collection\", found \"row\"");
+  EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"workload":{"kind":"graph"}})"),
+            "s.json: /workload/kind: expected \"kv\", \"documents\", \"time_series\", \"padding\" or \"backup\", found \"graph\"");
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"swarm":{"crash_modes":["melt"]}})"),
             "s.json: /swarm/crash_modes/0: expected drop_unsynced, torn_prefix or sector_damage, found string \"melt\"");
 }

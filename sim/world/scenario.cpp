@@ -11,6 +11,21 @@ namespace {
 using sim::kNsPerMs;
 using sim::ObjectReader;
 
+// A string field restricted to `choices` (the first is the default).
+std::string one_of(ObjectReader& r, const std::string& key, const std::string& fallback,
+                   std::initializer_list<const char*> choices) {
+  const std::string value = r.string_or(key, fallback);
+  std::string expected;
+  size_t i = 0;
+  for (const char* c : choices) {
+    if (value == c) return value;
+    if (i > 0) expected += i + 1 == choices.size() ? " or " : ", ";
+    expected += std::string("\"") + c + "\"";
+    ++i;
+  }
+  throw sim::JsonError(r.path_of(key), "expected " + expected + ", found \"" + value + "\"");
+}
+
 NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   NodeSpec n;
@@ -21,10 +36,7 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
   n.journal_commit_interval_ns =
       static_cast<sim::Nanos>(r.u64_or("journal_commit_interval_ms", n.journal_commit_interval_ns / kNsPerMs)) * kNsPerMs;
   n.metrics_interval_ns = static_cast<sim::Nanos>(r.u64_or("metrics_interval_ms", n.metrics_interval_ns / kNsPerMs)) * kNsPerMs;
-  n.lock_policy = r.string_or("lock_policy", n.lock_policy);
-  if (n.lock_policy != "document" && n.lock_policy != "collection") {
-    throw sim::JsonError(r.path_of("lock_policy"), "expected \"document\" or \"collection\", found \"" + n.lock_policy + "\"");
-  }
+  n.lock_policy = one_of(r, "lock_policy", n.lock_policy, {"document", "collection"});
   n.oplog = r.bool_or("oplog", n.oplog);
   n.oplog_max_entries = r.u64_or("oplog_max_entries", n.oplog_max_entries);
   if (n.checkpoint_interval_ns == 0 || n.journal_commit_interval_ns == 0) {
@@ -37,14 +49,8 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
 WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   WorkloadSpec w;
-  w.kind = r.string_or("kind", w.kind);
-  if (w.kind != "kv" && w.kind != "documents" && w.kind != "time_series" && w.kind != "padding" && w.kind != "backup") {
-    throw sim::JsonError(r.path_of("kind"), "expected \"kv\", \"documents\", \"time_series\", \"padding\" or \"backup\", found \"" + w.kind + "\"");
-  }
-  w.padding_variant = r.string_or("padding_variant", w.padding_variant);
-  if (w.padding_variant != "grow" && w.padding_variant != "preset") {
-    throw sim::JsonError(r.path_of("padding_variant"), "expected \"grow\" or \"preset\", found \"" + w.padding_variant + "\"");
-  }
+  w.kind = one_of(r, "kind", w.kind, {"kv", "documents", "time_series", "padding", "backup"});
+  w.padding_variant = one_of(r, "padding_variant", w.padding_variant, {"grow", "preset"});
   w.power_of_2_sizes = r.bool_or("power_of_2_sizes", w.power_of_2_sizes);
   w.insert_weight = r.u64_or("insert_weight", w.insert_weight);
   w.update_weight = r.u64_or("update_weight", w.update_weight);
@@ -78,10 +84,7 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
 TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   TtlSpec t;
-  t.mode = r.string_or("mode", t.mode);
-  if (t.mode != "index" && t.mode != "manual" && t.mode != "none") {
-    throw sim::JsonError(r.path_of("mode"), "expected \"index\", \"manual\" or \"none\", found \"" + t.mode + "\"");
-  }
+  t.mode = one_of(r, "mode", t.mode, {"index", "manual", "none"});
   t.expire_after_s = r.u64_or("expire_after_s", t.expire_after_s);
   t.monitor_sleep_s = r.u64_or("monitor_sleep_s", t.monitor_sleep_s);
   if (t.monitor_sleep_s == 0) throw sim::JsonError(r.path_of("monitor_sleep_s"), "must be at least 1");
@@ -89,11 +92,7 @@ TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
   t.manual_every_s = r.u64_or("manual_every_s", t.manual_every_s);
   if (t.manual_every_s == 0) throw sim::JsonError(r.path_of("manual_every_s"), "must be at least 1");
   t.index_at_ms = r.u64_or("index_at_ms", t.index_at_ms);
-  const std::string role = r.string_or("role", "primary");
-  if (role != "primary" && role != "secondary") {
-    throw sim::JsonError(r.path_of("role"), "expected \"primary\" or \"secondary\", found \"" + role + "\"");
-  }
-  t.primary = role == "primary";
+  t.primary = one_of(r, "role", "primary", {"primary", "secondary"}) == "primary";
   t.query_every_ms = r.u64_or("query_every_ms", t.query_every_ms);
   r.reject_unknown();
   return t;
@@ -102,16 +101,10 @@ TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
 BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   BackupSpec b;
-  b.mode = r.string_or("mode", b.mode);
-  if (b.mode != "release" && b.mode != "baseline" && b.mode != "none") {
-    throw sim::JsonError(r.path_of("mode"), "expected \"release\", \"baseline\" or \"none\", found \"" + b.mode + "\"");
-  }
+  b.mode = one_of(r, "mode", b.mode, {"release", "baseline", "none"});
   b.start_ms = r.u64_or("start_ms", b.start_ms);
   b.sentinel = r.bool_or("sentinel", b.sentinel);
-  b.order = r.string_or("order", b.order);
-  if (b.order != "hottest_first" && b.order != "name") {
-    throw sim::JsonError(r.path_of("order"), "expected \"hottest_first\" or \"name\", found \"" + b.order + "\"");
-  }
+  b.order = one_of(r, "order", b.order, {"hottest_first", "name"});
   b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
   if (b.copy_mb_per_s == 0) throw sim::JsonError(r.path_of("copy_mb_per_s"), "must be at least 1");
   b.destination_mb = r.u64_or("destination_mb", b.destination_mb);
