@@ -68,7 +68,7 @@ class SimFileSystem {
   std::unique_ptr<Disk> ghost_;
   FaultInjector* faults_;
   std::string home_;
-  std::thread::id sim_thread_;
+  std::thread::id sim_thread_;  // tells WiredTiger's own threads apart (the project starts none)
   std::atomic<bool> fenced_{false};
   std::mutex mu_;
   CrashHandler crash_handler_;
