@@ -32,7 +32,9 @@ class EngineHarness {
   // Closes cleanly (if open) and opens a new connection on the same disk: WiredTiger recovers.
   void reopen() {
     engine_.reset();
-    if (conn_.is_open()) ASSERT_EQ(conn_.close(), 0);
+    if (conn_.is_open()) {
+      ASSERT_EQ(conn_.close(), 0);
+    }
     fs_.resize(std::min<size_t>(fs_.size(), 1));  // keep only the latest closed one's successor
     static std::atomic<int> counter{0};
     fs_.push_back(std::make_unique<faults::SimFileSystem>(disk_, nullptr, "/test/h" + std::to_string(++counter)));
