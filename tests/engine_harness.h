@@ -35,7 +35,7 @@ class EngineHarness {
     if (conn_.is_open()) {
       ASSERT_EQ(conn_.close(), 0);
     }
-    fs_.resize(std::min<size_t>(fs_.size(), 1));  // keep only the latest closed one's successor
+    fs_.clear();  // every connection on them is closed by now
     static std::atomic<int> counter{0};
     fs_.push_back(std::make_unique<faults::SimFileSystem>(disk_, nullptr, "/test/h" + std::to_string(++counter)));
     ASSERT_EQ(conn_.open(*fs_.back(), WtConfig{}), 0);
