@@ -12,6 +12,8 @@ packages=(
   libgtest-dev libgmock-dev
   libbenchmark-dev
   libcli11-dev
+  python3-jsonschema   # tests: traces.schema validates real traces
+  chromium             # tests: traces.report_chromium loads the HTML report headless
 )
 
 missing=()
