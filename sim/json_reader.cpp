@@ -1,6 +1,24 @@
 #include "sim/json_reader.h"
 
+#include <cstdio>
+
 namespace wtsim::sim {
+
+std::string printable(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7f) {
+      out += c;
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\u%04x", u);
+    out += buf;
+  }
+  return out;
+}
 
 std::string describe(const nlohmann::json& j) {
   std::string s = j.dump();

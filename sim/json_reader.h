@@ -12,10 +12,14 @@
 
 namespace wtsim::sim {
 
+// Control characters from the input (keys, string values) shown escaped ("\u0000"), so that a
+// NUL cannot cut the message short and nothing in it moves the terminal.
+std::string printable(const std::string& text);
+
 class JsonError : public std::invalid_argument {
  public:
   JsonError(const std::string& path, const std::string& problem)
-      : std::invalid_argument((path.empty() ? std::string("/") : path) + ": " + problem) {}
+      : std::invalid_argument(printable((path.empty() ? std::string("/") : path) + ": " + problem)) {}
 };
 
 std::string describe(const nlohmann::json& j);  // short rendering of a found value
