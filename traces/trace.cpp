@@ -1,5 +1,6 @@
 #include "traces/trace.h"
 
+#include <cassert>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -8,20 +9,54 @@
 
 namespace wtsim::traces {
 
+TraceHasher::TraceHasher(const nlohmann::json& header) : h_(sim::fnv1a64(header.dump())) {}
+
+void TraceHasher::event(const nlohmann::json& e) {
+  if (e.contains("details") && e["details"].is_object() && e["details"].contains("measured")) {
+    nlohmann::json witness = e;
+    witness["details"].erase("measured");
+    h_ = sim::fnv1a64(witness.dump(), h_);
+  } else {
+    h_ = sim::fnv1a64(e.dump(), h_);
+  }
+}
+
+std::string TraceHasher::finish(const nlohmann::json& verdict, uint64_t dropped) const {
+  uint64_t h = sim::fnv1a64(verdict.dump(), h_);
+  h = sim::fnv1a64(std::to_string(dropped), h);
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+void Trace::stream_to(EventSink* sink) {
+  assert(sink != nullptr && event_count() == 0 && sink_ == nullptr);
+  sink_ = sink;
+  stream_hash_.emplace(header_);
+  sink_->header(header_);
+}
+
 uint64_t Trace::event(sim::Nanos at_ns, const std::string& actor, const std::string& kind,
                       nlohmann::json details) {
-  const uint64_t index = events_.size() + dropped_;
-  if (events_.size() >= kMaxEvents) {
+  const uint64_t index = event_count();
+  if (sink_ == nullptr && events_.size() >= kMaxEvents) {
     ++dropped_;
     return index;
   }
   nlohmann::json e = {{"i", index}, {"t_us", at_ns / sim::kNsPerUs}, {"actor", actor}, {"kind", kind}};
   if (!details.empty()) e["details"] = std::move(details);
+  if (sink_ != nullptr) {
+    stream_hash_->event(e);
+    sink_->event(e);
+    ++streamed_;
+    return index;
+  }
   events_.push_back(std::move(e));
   return index;
 }
 
 nlohmann::json Trace::to_json() const {
+  assert(!streaming());
   nlohmann::json j;
   j["format"] = kFormatName;
   j["version"] = kFormatVersion;
@@ -34,29 +69,21 @@ nlohmann::json Trace::to_json() const {
 }
 
 std::string Trace::hash() const {
-  return compute_hash(header_, nlohmann::json(events_), verdict_, dropped_);
+  if (streaming()) return stream_hash_->finish(verdict_, 0);
+  TraceHasher h(header_);
+  for (const auto& e : events_) h.event(e);
+  return h.finish(verdict_, dropped_);
 }
 
 std::string Trace::compute_hash(const nlohmann::json& header, const nlohmann::json& events,
                                 const nlohmann::json& verdict, uint64_t dropped) {
-  uint64_t h = sim::fnv1a64(header.dump());
-  for (const auto& e : events) {
-    if (e.contains("details") && e["details"].is_object() && e["details"].contains("measured")) {
-      nlohmann::json witness = e;
-      witness["details"].erase("measured");
-      h = sim::fnv1a64(witness.dump(), h);
-    } else {
-      h = sim::fnv1a64(e.dump(), h);
-    }
-  }
-  h = sim::fnv1a64(verdict.dump(), h);
-  h = sim::fnv1a64(std::to_string(dropped), h);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  TraceHasher h(header);
+  for (const auto& e : events) h.event(e);
+  return h.finish(verdict, dropped);
 }
 
 void Trace::write(const std::string& path) const {
+  assert(!streaming());
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);

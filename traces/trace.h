@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,28 @@ namespace wtsim::traces {
 
 constexpr const char* kFormatName = "wtsim-trace";
 constexpr int kFormatVersion = 1;
+
+// The trace hash, computed incrementally: FNV-1a over the header's serialisation, then each event's
+// (its "measured" values aside), then the verdict's and the dropped-event count. The same chain
+// serves the in-memory form, the streaming writer and the streaming reader.
+class TraceHasher {
+ public:
+  explicit TraceHasher(const nlohmann::json& header);
+  void event(const nlohmann::json& e);
+  std::string finish(const nlohmann::json& verdict, uint64_t dropped) const;  // 16 hex digits
+
+ private:
+  uint64_t h_;
+};
+
+// Receives the header, then each event as it is produced (streaming traces, on-the-fly replay).
+// Called from inside the run: must not throw and must not touch the run.
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void header(const nlohmann::json& header) = 0;
+  virtual void event(const nlohmann::json& e) = 0;
+};
 
 class Trace {
  public:
@@ -31,20 +54,27 @@ class Trace {
   uint64_t event(sim::Nanos at_ns, const std::string& actor, const std::string& kind,
                  nlohmann::json details = nlohmann::json::object());
   void set_verdict(nlohmann::json verdict) { verdict_ = std::move(verdict); }
+  const nlohmann::json& verdict() const { return verdict_; }
 
   const nlohmann::json& header() const { return header_; }
   nlohmann::json& mutable_header() { return header_; }
-  const std::vector<nlohmann::json>& events() const { return events_; }
+  const std::vector<nlohmann::json>& events() const { return events_; }  // empty when streaming
   uint64_t dropped_events() const { return dropped_; }
+  uint64_t event_count() const { return events_.size() + dropped_ + streamed_; }
 
-  // The whole trace as one JSON document, with its hash.
+  // Streaming mode: from now on every event goes to `sink` (which must outlive the trace) and is
+  // not kept, so kMaxEvents does not apply. Call before the first event, with the header final.
+  void stream_to(EventSink* sink);
+  bool streaming() const { return sink_ != nullptr; }
+
+  // The whole trace as one JSON document, with its hash (not in streaming mode).
   nlohmann::json to_json() const;
   // 16 hex digits of FNV-1a over the canonical serialisation of header, events and verdict.
   std::string hash() const;
   static std::string compute_hash(const nlohmann::json& header, const nlohmann::json& events,
                                   const nlohmann::json& verdict, uint64_t dropped);
   // Writes to `path` via a temporary file and rename, so a failed write never leaves half a
-  // trace. Throws std::runtime_error naming the path.
+  // trace. Throws std::runtime_error naming the path. Not in streaming mode.
   void write(const std::string& path) const;
 
  private:
@@ -52,6 +82,9 @@ class Trace {
   std::vector<nlohmann::json> events_;
   nlohmann::json verdict_ = nlohmann::json::object();
   uint64_t dropped_ = 0;
+  EventSink* sink_ = nullptr;
+  std::optional<TraceHasher> stream_hash_;  // streaming mode: the chain so far
+  uint64_t streamed_ = 0;
 };
 
 }  // namespace wtsim::traces

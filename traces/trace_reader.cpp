@@ -5,22 +5,19 @@
 
 #include "sim/json_reader.h"
 #include "traces/trace.h"
+#include "traces/trace_stream.h"
 
 namespace wtsim::traces {
-namespace {
 
-void validate_event(const nlohmann::json& e, size_t i) {
-  const std::string path = "/events/" + std::to_string(i);
+void validate_event(const nlohmann::json& e, uint64_t position, const std::string& path) {
   sim::ObjectReader r(e, path);
-  if (sim::as_u64(r.required("i"), r.path_of("i")) < i) throw sim::JsonError(r.path_of("i"), "indexes must ascend");
+  if (sim::as_u64(r.required("i"), r.path_of("i")) < position) throw sim::JsonError(r.path_of("i"), "indexes must ascend");
   sim::as_u64(r.required("t_us"), r.path_of("t_us"));
   r.string("actor");
   r.string("kind");
   r.optional("details");
   r.reject_unknown();
 }
-
-}  // namespace
 
 void validate_trace(const nlohmann::json& doc) {
   sim::ObjectReader r(doc, "");
@@ -37,7 +34,7 @@ void validate_trace(const nlohmann::json& doc) {
   header.required("scenario");
   const nlohmann::json& events = r.required("events");
   if (!events.is_array()) throw sim::JsonError("/events", "expected an array, found " + sim::describe(events));
-  for (size_t i = 0; i < events.size(); ++i) validate_event(events[i], i);
+  for (size_t i = 0; i < events.size(); ++i) validate_event(events[i], i, "/events/" + std::to_string(i));
   sim::as_u64(r.required("dropped_events"), "/dropped_events");
   sim::ObjectReader verdict(r.required("verdict"), "/verdict");
   verdict.required("ok");
@@ -53,6 +50,7 @@ void validate_trace(const nlohmann::json& doc) {
 }
 
 LoadedTrace read_trace(const std::string& path) {
+  if (is_jsonl_trace(path)) return LoadedTrace{load_jsonl(path), path};
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::invalid_argument(path + ": cannot open");
   std::stringstream buf;

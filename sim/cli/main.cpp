@@ -7,6 +7,8 @@
 #include "sim/cli/explore_command.h"
 #include "sim/cli/replay_command.h"
 #include "sim/cli/run_command.h"
+#include "sim/cli/save_regression_command.h"
+#include "sim/cli/shrink_command.h"
 
 int main(int argc, char** argv) {
   using namespace wtsim;
@@ -21,7 +23,7 @@ int main(int argc, char** argv) {
   run_cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required()->check(CLI::ExistingFile);
   run_cmd->add_option("--set", run.overrides, "Override a scenario field: path=value (e.g. node.lock_policy=collection); repeatable");
   run_cmd->add_option("--seed", run.seed, "Run seed (one seed reproduces one run exactly)")->capture_default_str();
-  run_cmd->add_option("--trace", run.trace_path, "Write the JSON trace to this file");
+  run_cmd->add_option("--trace", run.trace_path, "Write the trace to this file (FILE.jsonl: JSON Lines, streamed as the run goes)");
   run_cmd->add_flag("--check-determinism", run.check_determinism, "Run twice and compare the trace hashes (exit 3 on a difference)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing; use the exit code");
 
@@ -42,6 +44,21 @@ int main(int argc, char** argv) {
   replay_cmd->add_option("trace", replay_trace, "Trace file (JSON)")->required();
   replay_cmd->add_flag("-q,--quiet", replay_quiet, "Print nothing on success");
 
+  cli::ShrinkOptions shrink;
+  CLI::App* shrink_cmd = app.add_subcommand("shrink", "Delta-debug a failing trace: the smallest run (same seed) that still fails the same property.");
+  shrink_cmd->add_option("trace", shrink.trace_path, "Failing trace (JSON or JSON Lines)")->required();
+  shrink_cmd->add_option("-o,--output", shrink.out_path, "Where to write the minimal run's trace (.json or .jsonl)")->required();
+  shrink_cmd->add_option("--time-budget", shrink.time_budget_s, "Wall seconds to spend (no new candidate after)")->capture_default_str()->check(CLI::Range(1.0, 86400.0));
+  shrink_cmd->add_option("--max-runs", shrink.max_runs, "Candidate runs at most")->capture_default_str()->check(CLI::Range(1, 100000));
+  shrink_cmd->add_flag("-q,--quiet", shrink.quiet, "Print nothing; use the exit code");
+
+  cli::SaveRegressionOptions save_regression;
+  CLI::App* save_regression_cmd = app.add_subcommand("save-regression", "Save a trace's run as a regression case NAME_seedN.json (its fault plan explicit), checked to reproduce.");
+  save_regression_cmd->add_option("trace", save_regression.trace_path, "Trace (JSON or JSON Lines)")->required();
+  save_regression_cmd->add_option("--name", save_regression.name, "Case name: letters, digits, '_', '-'")->required();
+  save_regression_cmd->add_option("--dir", save_regression.dir, "Directory of regression cases")->capture_default_str();
+  save_regression_cmd->add_flag("--force", save_regression.force, "Overwrite an existing case");
+
   std::string export_trace, export_format = "openmetrics", export_out;
   CLI::App* export_cmd = app.add_subcommand("export", "Export a trace's metrics time series.");
   export_cmd->add_option("trace", export_trace, "Trace file (JSON)")->required();
@@ -58,6 +75,8 @@ int main(int argc, char** argv) {
   if (*explore_cmd) return cli::explore_command(explore);
   if (*replay_cmd) return cli::replay_command(replay_trace, replay_quiet);
   if (*export_cmd) return cli::export_command(export_trace, export_format, export_out);
+  if (*shrink_cmd) return cli::shrink_command(shrink);
+  if (*save_regression_cmd) return cli::save_regression_command(save_regression);
   if (*props_cmd) {
     for (const auto& p : properties::catalogue()) std::printf("%-34s %s\n", p.name, p.checks);
     return 0;

@@ -5,7 +5,6 @@
 
 #include "sim/cli/run_command.h"
 #include "sim/world/replay.h"
-#include "traces/trace_reader.h"
 
 namespace wtsim::cli {
 namespace {
@@ -20,8 +19,7 @@ std::string shorten(const nlohmann::json& j) {
 int replay_command(const std::string& trace_path, bool quiet) {
   world::ReplayResult r;
   try {
-    const traces::LoadedTrace recorded = traces::read_trace(trace_path);
-    r = world::replay(recorded.doc, trace_path);
+    r = world::replay_file(trace_path);  // either form; JSON Lines compared on the fly
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wtsim: %s\n", e.what());
     return kBadInput;
@@ -32,7 +30,7 @@ int replay_command(const std::string& trace_path, bool quiet) {
     return kNondeterministic;
   }
   if (!quiet) {
-    std::printf("%s: replayed %zu events identically; verdict %s\n", trace_path.c_str(), r.run.trace->events().size(),
+    std::printf("%s: replayed %zu events identically; verdict %s\n", trace_path.c_str(), static_cast<size_t>(r.run.trace->event_count()),
                 r.run.ok ? "OK" : "VIOLATED");
     for (const auto& v : r.run.violations) std::printf("  violated %s: %s\n", v.property.c_str(), v.detail.c_str());
   }

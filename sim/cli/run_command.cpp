@@ -4,10 +4,12 @@
 
 #include <cstdio>
 #include <exception>
+#include <memory>
 
 #include "sim/world/world.h"
 #include "traces/openmetrics.h"
 #include "traces/trace_reader.h"
+#include "traces/trace_stream.h"
 
 #include <fstream>
 
@@ -54,12 +56,25 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "wtsim: %s\n", e.what());
     return kBadInput;
   }
-  world::RunResult result =
-      world::run_scenario(scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed));
+  // A .jsonl trace streams as the run goes (nothing kept in memory); opened first, so a bad path
+  // fails before the run.
+  std::unique_ptr<traces::JsonlTraceWriter> stream;
+  try {
+    if (traces::has_jsonl_extension(o.trace_path)) stream = std::make_unique<traces::JsonlTraceWriter>(o.trace_path);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wtsim: %s\n", e.what());
+    return kBadInput;
+  }
+  world::RunResult result = world::run_scenario(
+      scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed), stream.get());
   const std::string hash = result.trace->hash();
   if (!o.trace_path.empty()) {
     try {
-      result.trace->write(o.trace_path);
+      if (stream) {
+        stream->finish(result.trace->verdict(), hash);
+      } else {
+        result.trace->write(o.trace_path);
+      }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "wtsim: %s\n", e.what());
       return kBadInput;

@@ -36,7 +36,7 @@ nlohmann::json make_header(const Scenario& s, uint64_t seed, const faults::Fault
 }  // namespace
 
 RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::FaultPlan* plan_override,
-                       ProgressFn progress) {
+                       ProgressFn progress, traces::EventSink* sink) {
   faults::FaultPlan plan;
   if (plan_override != nullptr) {
     plan = *plan_override;
@@ -47,6 +47,7 @@ RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::Fa
     plan = faults::draw_plan(scenario.swarm, rng, scenario.duration_ns);
   }
   World world(scenario, seed, std::move(plan), std::move(progress));
+  if (sink != nullptr) world.trace().stream_to(sink);
   return world.run();
 }
 

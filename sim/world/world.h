@@ -49,8 +49,11 @@ struct RunResult {
 // virtual time and the scenario's end: a terminal progress line. Prints only; must not touch the run.
 using ProgressFn = std::function<void(sim::Nanos now_ns, sim::Nanos end_ns)>;
 
+// With a `sink`, the trace streams every event to it as produced and keeps none (see
+// traces::Trace::stream_to): for runs too large to hold, and on-the-fly replay.
 RunResult run_scenario(const Scenario& scenario, uint64_t seed,
-                       const faults::FaultPlan* plan_override = nullptr, ProgressFn progress = nullptr);
+                       const faults::FaultPlan* plan_override = nullptr, ProgressFn progress = nullptr,
+                       traces::EventSink* sink = nullptr);
 
 class World {
  public:

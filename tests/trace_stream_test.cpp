@@ -1,0 +1,122 @@
+// Streaming traces (JSON Lines): the same run gives the same events and hash in both forms, the
+// reader names the line of a problem, replay compares a JSONL trace on the fly.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "sim/world/replay.h"
+#include "sim/world/world.h"
+#include "traces/trace_reader.h"
+#include "traces/trace_stream.h"
+
+namespace wtsim::world {
+namespace {
+
+const std::string kSource = WTSIM_SOURCE_DIR;
+
+std::string temp(const std::string& name) { return ::testing::TempDir() + "/wtsim_stream_" + name; }
+
+// One run streamed to `path` (as `wtsim run --trace X.jsonl` does); returns its hash.
+std::string streamed_run(const Scenario& s, uint64_t seed, const std::string& path) {
+  traces::JsonlTraceWriter w(path);
+  RunResult r = run_scenario(s, seed, nullptr, nullptr, &w);
+  EXPECT_TRUE(r.trace->events().empty());  // nothing kept in memory
+  w.finish(r.trace->verdict(), r.trace->hash());
+  return r.trace->hash();
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+std::string error_of(const std::string& path) {
+  try {
+    traces::read_trace(path);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(TraceStream, JsonAndJsonLinesGiveTheSameEventsAndHash) {
+  const Scenario s = load_scenario(kSource + "/scenarios/documents.json");  // events with "measured" values
+  RunResult in_memory = run_scenario(s, 2);
+  const std::string jsonl = temp("same.jsonl");
+  const std::string hash = streamed_run(s, 2, jsonl);
+  EXPECT_EQ(hash, in_memory.trace->hash());
+  ASSERT_TRUE(traces::is_jsonl_trace(jsonl));
+  const traces::LoadedTrace loaded = traces::read_trace(jsonl);
+  const nlohmann::json doc = in_memory.trace->to_json();
+  EXPECT_EQ(loaded.doc["trace_hash"], hash);
+  EXPECT_EQ(loaded.doc["events"], doc["events"]);
+  EXPECT_EQ(loaded.doc["header"], doc["header"]);
+  EXPECT_EQ(loaded.doc["verdict"], doc["verdict"]);
+  // An in-memory trace written as JSON Lines is the same file as the streamed one.
+  const std::string written = temp("written.jsonl");
+  traces::write_jsonl(*in_memory.trace, written);
+  EXPECT_EQ(read_text(written), read_text(jsonl));
+  std::remove(jsonl.c_str());
+  std::remove(written.c_str());
+}
+
+TEST(TraceStream, TruncatedOrEditedJsonLinesAreRejectedNamingTheLine) {
+  const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
+  const std::string path = temp("cut.jsonl");
+  streamed_run(s, 4, path);
+  const std::string text = read_text(path);
+  const size_t lines = static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  // Cut in the middle of line 11: the incomplete last line is named.
+  size_t at = 0;
+  for (int i = 0; i < 10; ++i) at = text.find('\n', at) + 1;
+  std::ofstream(path, std::ios::trunc) << text.substr(0, at + 20);
+  EXPECT_EQ(error_of(path), path + ": line 11: an incomplete record at the end of the file: truncated (missing final record)");
+  // Whole lines, without the end record.
+  std::ofstream(path, std::ios::trunc) << text.substr(0, text.rfind('\n', text.size() - 2) + 1);
+  EXPECT_EQ(error_of(path), path + ": line " + std::to_string(lines) + ": the file ends here: truncated (missing final record)");
+  // An edited event: the hash, checked at the end record, no longer matches.
+  std::string edited = text;
+  edited.replace(edited.find("\"kind\":\"commit\""), 15, "\"kind\":\"COMMIT\"");
+  std::ofstream(path, std::ios::trunc) << edited;
+  EXPECT_NE(error_of(path).find(": line " + std::to_string(lines) + ": /trace_hash: recorded "), std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST(TraceStream, ReplayComparesAJsonLinesTraceOnTheFly) {
+  const Scenario s = load_scenario(kSource + "/scenarios/negative_lying_sync.json");
+  const std::string path = temp("replay.jsonl");
+  const std::string hash = streamed_run(s, 3, path);
+  ReplayResult same = replay_file(path);
+  EXPECT_FALSE(same.divergence.has_value());
+  EXPECT_FALSE(same.run.ok);  // the negative control fails, identically
+  EXPECT_EQ(same.run.trace->hash(), hash);
+  EXPECT_TRUE(same.run.trace->events().empty());  // the re-run streamed too
+
+  // A recorded trace with one event more than the run gives: the divergence is past the end.
+  const Scenario shorter = [&] {
+    nlohmann::json j = s.source;
+    j["duration_ms"] = 4000;
+    return scenario_from_json(j, "shorter");
+  }();
+  RunResult r = run_scenario(shorter, 3);
+  nlohmann::json extra = {{"i", r.trace->event_count()}, {"t_us", 9999999}, {"actor", "x"}, {"kind", "extra"}};
+  traces::Trace padded(r.trace->header());
+  for (const auto& e : r.trace->events()) {
+    padded.event(e["t_us"].get<int64_t>() * 1000, e["actor"], e["kind"], e.value("details", nlohmann::json::object()));
+  }
+  padded.event(extra["t_us"].get<int64_t>() * 1000, "x", "extra");
+  padded.set_verdict(r.trace->verdict());
+  traces::write_jsonl(padded, path);
+  ReplayResult longer = replay_file(path);
+  ASSERT_TRUE(longer.divergence.has_value());
+  EXPECT_EQ(longer.divergence->event_index, r.trace->event_count());
+  EXPECT_TRUE(longer.divergence->got.is_null());
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace wtsim::world
