@@ -20,6 +20,47 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+namespace {
+
+// The byte offset where nesting first exceeds `max_depth` (brackets inside strings ignored),
+// or npos.
+size_t too_deep_at(const std::string& text, size_t max_depth) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+nlohmann::json parse_json(const std::string& text, const std::string& origin, const std::string& hint) {
+  const std::string prefix = origin + ": not valid JSON" + hint + ": ";
+  const size_t deep = too_deep_at(text, kMaxJsonDepth);
+  if (deep != std::string::npos) {
+    throw std::invalid_argument(prefix + "byte " + std::to_string(deep + 1) + ": arrays and objects nested deeper than " +
+                                std::to_string(kMaxJsonDepth) + " levels");
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw std::invalid_argument(prefix + "byte " + std::to_string(e.byte) + ": " + printable(e.what()));
+  } catch (const nlohmann::json::exception& e) {  // a number out of range
+    throw std::invalid_argument(prefix + printable(e.what()));
+  }
+}
+
 std::string describe(const nlohmann::json& j) {
   std::string s = j.dump();
   if (s.size() > 40) s = s.substr(0, 37) + "...";

@@ -52,6 +52,14 @@ class ObjectReader {
   std::set<std::string> known_;
 };
 
+// Nesting deeper than this is refused before parsing: the library's dump, copy and compare
+// recurse per level, and a file of a few hundred kB of "[" would overflow the stack.
+constexpr size_t kMaxJsonDepth = 100;
+
+// Parses a whole file's text. Throws std::invalid_argument "ORIGIN: not valid JSON<hint>: ..."
+// (with the byte offset where known) for malformed text, out-of-range numbers and too deep nesting.
+nlohmann::json parse_json(const std::string& text, const std::string& origin, const std::string& hint = "");
+
 uint64_t as_u64(const nlohmann::json& j, const std::string& path);
 double as_number(const nlohmann::json& j, const std::string& path);
 

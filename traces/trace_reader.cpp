@@ -56,12 +56,7 @@ LoadedTrace read_trace(const std::string& path) {
   std::stringstream buf;
   buf << in.rdbuf();
   LoadedTrace t{nlohmann::json(), path};
-  try {
-    t.doc = nlohmann::json::parse(buf.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(path + ": not valid JSON (truncated or corrupt?): byte " +
-                                std::to_string(e.byte) + ": " + e.what());
-  }
+  t.doc = sim::parse_json(buf.str(), path, " (truncated or corrupt?)");
   try {
     validate_trace(t.doc);
   } catch (const sim::JsonError& e) {

@@ -1,5 +1,6 @@
 #include "sim/world/scenario.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -177,6 +178,9 @@ void apply_override(nlohmann::json& j, const std::string& setting, const std::st
   }
   nlohmann::json* node = &j;
   std::string path = setting.substr(0, eq);
+  if (std::count(path.begin(), path.end(), '.') >= 16) {  // each part may add a nesting level
+    throw std::invalid_argument(origin + ": --set " + setting + ": a path of more than 16 parts");
+  }
   for (size_t start = 0;;) {
     const size_t dot = path.find('.', start);
     const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
@@ -186,7 +190,7 @@ void apply_override(nlohmann::json& j, const std::string& setting, const std::st
     start = dot + 1;
   }
   const std::string text = setting.substr(eq + 1);
-  *node = nlohmann::json::accept(text) ? nlohmann::json::parse(text) : nlohmann::json(text);
+  *node = nlohmann::json::accept(text) ? sim::parse_json(text, origin + ": --set " + setting) : nlohmann::json(text);
 }
 
 }  // namespace
@@ -196,12 +200,7 @@ Scenario load_scenario(const std::string& path, const std::vector<std::string>& 
   if (!in) throw std::invalid_argument(path + ": cannot open scenario file");
   std::stringstream buf;
   buf << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(buf.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(path + ": not valid JSON: byte " + std::to_string(e.byte) + ": " + e.what());
-  }
+  nlohmann::json j = sim::parse_json(buf.str(), path);
   for (const std::string& o : overrides) apply_override(j, o, path);
   return scenario_from_json(j, overrides.empty() ? path : path + " (with --set)");
 }
