@@ -41,4 +41,31 @@ expect 1 "explored 1 seeds .*shard 2/2" -- "$wtsim" explore "$src/scenarios/nega
 expect 1 "violated recovered_state_is_prefix" -- "$wtsim" replay "$tmp/x/seed-3.json"
 expect 2 "--seeds 9..1: expected A..B" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 9..1
 expect 2 "--shard 3/2" -- "$wtsim" explore "$src/scenarios/smoke.json" --shard 3/2
+# JSON Lines traces: the same hash as the JSON form, replay and export read them, a cut file names the line.
+expect 0 "smoke seed=7: OK" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 7 --trace "$tmp/a.jsonl"
+[ "$(grep -o '"trace_hash": "[0-9a-f]*"' "$tmp/a.json" | grep -o '[0-9a-f]\{16\}')" = "$(tail -n 1 "$tmp/a.jsonl" | grep -o '[0-9a-f]\{16\}')" ] \
+  || fail "the JSON and JSON Lines traces of seed 7 have different hashes"
+[ ! -e "$tmp/a.jsonl.tmp" ] || fail "the streamed trace's temporary file was left behind"
+expect 0 "replayed [0-9]* events identically; verdict OK" -- "$wtsim" replay "$tmp/a.jsonl"
+expect 0 '# EOF' -- "$wtsim" export "$tmp/a.jsonl"
+head -n 100 "$tmp/a.jsonl" > "$tmp/cut.jsonl"
+expect 2 "cut.jsonl: line 101: .*missing final record" -- "$wtsim" replay "$tmp/cut.jsonl"
+# Shrinking a failing seed: a small trace that replays and still fails.
+expect 1 "seed 3: violated" -- "$wtsim" explore "$src/scenarios/negative_lying_sync.json" --seeds 3..3 --out "$tmp/x"
+expect 0 "events  *[0-9]* -> [0-9]* " -- "$wtsim" shrink "$tmp/x/seed-3.json" -o "$tmp/min.json" --time-budget 60
+expect 1 "violated recovered_state_is_prefix" -- "$wtsim" replay "$tmp/min.json"
+expect 2 "verdict has no violation: nothing to shrink" -- "$wtsim" shrink "$tmp/a.json" -o "$tmp/min2.json"
+expect 2 "cannot open for writing" -- "$wtsim" shrink "$tmp/x/seed-3.json" -o "$tmp/no/such/dir/min.json"
+# Saving it as a regression case: the plan explicit, a loud warning while it fails, no silent overwrite.
+mkdir "$tmp/reg"
+expect 0 "FAILS TODAY" -- "$wtsim" save-regression "$tmp/min.json" --name lying_sync --dir "$tmp/reg"
+grep -q '"fault_plan"' "$tmp/reg/lying_sync_seed3.json" || fail "the saved case has no explicit fault plan"
+! grep -q '"swarm"' "$tmp/reg/lying_sync_seed3.json" || fail "the saved case kept its swarm"
+grep -q 'recovered_state_is_prefix failed' "$tmp/reg/lying_sync_seed3.json" || fail "the saved case does not say what failed"
+expect 1 "violated recovered_state_is_prefix" -- "$wtsim" run "$tmp/reg/lying_sync_seed3.json" --seed 3
+expect 2 "exists; --force overwrites" -- "$wtsim" save-regression "$tmp/min.json" --name lying_sync --dir "$tmp/reg"
+expect 0 "wrote .*lying_sync_seed3.json" -- "$wtsim" save-regression "$tmp/min.json" --name lying_sync --dir "$tmp/reg" --force
+expect 2 "--name a/b: expected letters" -- "$wtsim" save-regression "$tmp/min.json" --name a/b --dir "$tmp/reg"
+expect 0 "verdict OK" -- "$wtsim" save-regression "$tmp/a.jsonl" --name smoke_ok --dir "$tmp/reg"
+expect 0 "smoke seed=7: OK" -- "$wtsim" run "$tmp/reg/smoke_ok_seed7.json" --seed 7
 echo "cli: all checks passed"
