@@ -45,11 +45,11 @@ std::string describe(const nlohmann::json& verdict, const std::string& trace_pat
   return text;
 }
 
-// The trace's scenario with its fault plan explicit, name and description first.
-nlohmann::ordered_json make_case(const nlohmann::json& header, const std::string& description) {
+// The trace's scenario named `name`, with its fault plan explicit, name and description first.
+nlohmann::ordered_json make_case(const nlohmann::json& header, const std::string& name, const std::string& description) {
   const nlohmann::json& s = header["scenario"];
   nlohmann::ordered_json c;
-  c["name"] = s.value("name", "regression");
+  c["name"] = name;
   c["description"] = description;
   for (const auto& [key, value] : s.items()) {
     if (key != "name" && key != "description" && key != "swarm" && key != "fault_plan") c[key] = value;
@@ -101,7 +101,7 @@ int save_regression_command(const SaveRegressionOptions& o) {
   const std::string tmp = file + ".tmp";
   world::ReplayResult r;
   try {
-    write_text(tmp, make_case(trace.doc["header"], describe(trace.doc["verdict"], o.trace_path, seed)).dump(2) + "\n");
+    write_text(tmp, make_case(trace.doc["header"], o.name, describe(trace.doc["verdict"], o.trace_path, seed)).dump(2) + "\n");
     r = reproduce(trace, tmp);
   } catch (const std::exception& e) {
     std::remove(tmp.c_str());
