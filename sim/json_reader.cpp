@@ -46,7 +46,7 @@ size_t too_deep_at(const std::string& text, size_t max_depth) {
 }  // namespace
 
 nlohmann::json parse_json(const std::string& text, const std::string& origin, const std::string& hint) {
-  const std::string prefix = origin + ": not valid JSON" + hint + ": ";
+  const std::string prefix = (origin.empty() ? "" : origin + ": ") + "not valid JSON" + hint + ": ";
   const size_t deep = too_deep_at(text, kMaxJsonDepth);
   if (deep != std::string::npos) {
     throw std::invalid_argument(prefix + "byte " + std::to_string(deep + 1) + ": arrays and objects nested deeper than " +

@@ -58,6 +58,7 @@ constexpr size_t kMaxJsonDepth = 100;
 
 // Parses a whole file's text. Throws std::invalid_argument "ORIGIN: not valid JSON<hint>: ..."
 // (with the byte offset where known) for malformed text, out-of-range numbers and too deep nesting.
+// An empty origin leaves out the "ORIGIN: " (for a caller that names the place itself).
 nlohmann::json parse_json(const std::string& text, const std::string& origin, const std::string& hint = "");
 
 uint64_t as_u64(const nlohmann::json& j, const std::string& path);

@@ -131,7 +131,7 @@ JsonlTraceReader::JsonlTraceReader(const std::string& path) : path_(path), in_(p
 }
 
 void JsonlTraceReader::fail(const std::string& problem) const {
-  throw std::invalid_argument(path_ + ": line " + std::to_string(line_) + ": " + problem);
+  throw std::invalid_argument(path_ + ": line " + std::to_string(line_) + ": " + sim::printable(problem));
 }
 
 nlohmann::json JsonlTraceReader::read_record() {
@@ -146,10 +146,12 @@ nlohmann::json JsonlTraceReader::read_record() {
   }
   ++line_;
   if (!got) fail("the file ends here: truncated (missing final record)");
-  nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
+  nlohmann::json j;
+  try {
+    j = sim::parse_json(line, "");  // with its limits: a deeply nested line overflowed the stack
+  } catch (const std::invalid_argument& e) {
     if (!complete) fail("an incomplete record at the end of the file: truncated (missing final record)");
-    fail("not valid JSON");
+    fail(e.what());
   }
   if (!j.is_object() || !j.contains("record") || !j["record"].is_string()) {
     fail("expected a record (an object with a \"record\" field), found " + sim::describe(j));
