@@ -16,9 +16,10 @@ struct DocWrite {
   std::optional<Document> post_image;  // nullopt: the document was deleted
   int64_t inc_total = 0;               // sum of this write's $inc amounts on field "n" (ledger)
   std::optional<Document> pre_image;   // the document before the write, if it existed
-  // A TTL monitor delete: the indexed field and the bound (ms since the epoch) it deleted below.
+  // A TTL monitor delete: the indexed field and the index's expireAfterSeconds as stored (the
+  // checker derives the bound itself, from the time of the delete: never trust the engine's).
   std::string ttl_field;
-  int64_t ttl_bound_ms = 0;
+  double ttl_expire_after_s = 0;
 };
 
 class CommitObserver {

@@ -166,6 +166,8 @@ class DocumentEngine {
   const Catalog& catalog() const { return catalog_; }
   Metrics& metrics() { return metrics_; }
   LockManager& locks() { return locks_; }
+  // A padded record is between its old and new slot (a crash now is a crash mid-move).
+  bool moving() const { return moving_; }
   const EngineConfig& config() const { return config_; }
 
  private:
@@ -201,6 +203,7 @@ class DocumentEngine {
                   const std::optional<Document>& after);
   void pay_write_cost(size_t bytes, size_t documents);
   void backoff_after_conflict(int attempt);
+  void reuse_first_read(std::optional<Document>* current);  // a planted bug (selftest/)
   int finish_durable(OperationContext& op, bool durable, const std::vector<uint64_t>& tickets);
   int insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc, bool durable,
                  std::vector<uint64_t>& tickets, WriteError* error);
@@ -238,7 +241,8 @@ class DocumentEngine {
   uint64_t oplog_first_ts_ = 1;
   uint64_t next_object_id_ = 1;
   const IndexSpec* ttl_index_ = nullptr;  // set while a TTL delete runs: tags its DocWrites
-  int64_t ttl_bound_ms_ = 0;
+  std::optional<std::optional<Document>> planted_first_read_;
+  bool moving_ = false;  // kRetryUsesStaleDocument only
 };
 
 }  // namespace wtsim::engine

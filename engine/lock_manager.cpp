@@ -1,4 +1,5 @@
 #include "engine/lock_manager.h"
+#include "selftest/planted_bugs.h"
 
 #include <algorithm>
 #include <cassert>
@@ -80,6 +81,9 @@ std::vector<std::pair<uint64_t, LockMode>> LockManager::granted(
 
 bool LockManager::decide_conflict(LockMode requested, LockMode granted) const {
   if (planted_bug_wrong_cell_ && requested == LockMode::kIS && granted == LockMode::kX) {
+    return false;
+  }
+  if (planted::active(planted::Bug::kLockTableWrongCell) && requested == LockMode::kS && granted == LockMode::kX) {
     return false;
   }
   return conflicts(requested, granted);
@@ -172,7 +176,8 @@ void LockManager::on_granted(const Head& head) {
   }
   if (!violated) return;
   ++conflict_violations_;
-  assert(planted_bug_wrong_cell_ && "lock manager granted conflicting modes");
+  assert((planted_bug_wrong_cell_ || planted::active(planted::Bug::kLockTableWrongCell)) &&
+         "lock manager granted conflicting modes");
 }
 
 void LockManager::erase_if_idle(const std::string& resource) {

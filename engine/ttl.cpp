@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "engine/engine.h"
+#include "selftest/planted_bugs.h"
 #include "engine/update_ops.h"
 
 namespace wtsim::engine {
@@ -20,7 +21,6 @@ uint64_t DocumentEngine::delete_expired(OperationContext& op, const CollectionSp
   std::vector<std::string> keys = target_keys(op, coll, filter, false, ret, /*user_op=*/false);
   if (*ret != 0) return 0;
   ttl_index_ = &index;
-  ttl_bound_ms_ = bound_ms;
   const Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                              WriteError*) {
     if (current && !matches(*current, filter)) *next = current;  // changed since the scan saw it
@@ -51,7 +51,8 @@ TtlPassResult DocumentEngine::ttl_pass(OperationContext& op, bool primary) {
       ++result.indexes;
       if (!primary) continue;  // a secondary never deletes; it waits for the primary's oplog
       const double expire_s = index.expire_after_seconds->get<double>();
-      const int64_t bound_ms = now_ms() - static_cast<int64_t>(expire_s * 1000.0);
+      const double ms_per_unit = planted::active(planted::Bug::kTtlWrongUnits) ? 1.0 : 1000.0;
+      const int64_t bound_ms = now_ms() - static_cast<int64_t>(expire_s * ms_per_unit);
       const uint64_t n = delete_expired(op, coll, index, bound_ms, &result.wt_code);
       result.deleted += n;
       metrics_.ttl.deleted_documents += n;

@@ -6,6 +6,7 @@
 #include <cassert>
 
 #include "engine/engine.h"
+#include "selftest/planted_bugs.h"
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
 #include "engine/padded_store.h"
@@ -83,6 +84,7 @@ int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& co
   // A record that moved gets every index entry rewritten (MMAPv1); otherwise only changed keys.
   const bool moved = before && after && old_rkey != new_rkey;
   for (const IndexSpec& spec : coll.indexes) {
+    if (moved && &spec == &coll.indexes.back() && planted::active(planted::Bug::kMoveForgetsIndex)) break;
     const std::set<std::string> old_keys = before ? index_keys(spec, *before) : std::set<std::string>{};
     const std::set<std::string> new_keys = after ? index_keys(spec, *after) : std::set<std::string>{};
     int ret = 0;
@@ -162,6 +164,7 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (alloc != nullptr) alloc->begin();
   // An empty key: a new document of a padded collection (its _id index checks uniqueness).
   std::optional<Document> current = rkey.empty() ? std::nullopt : read_current(op, coll, rkey, &ret);
+  if (planted::active(planted::Bug::kRetryUsesStaleDocument)) reuse_first_read(&current);
   std::optional<Document> next;
   int64_t inc_total = 0, size_delta = 0;
   size_t keys_written = 0;
@@ -169,6 +172,7 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (ret == 0) ret = mutate(current, &next, &inc_total, error);
   *changed = ret == 0 && error->code == 0 && current != next;
   if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current, next, &new_rkey, &size_delta);
+  moving_ = current && next && new_rkey != rkey;
   if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, new_rkey, current, next, error, &keys_written);
   if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next);
   const bool moved = current && next && new_rkey != rkey;
@@ -179,17 +183,19 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (ret != 0 || error->code != 0 || !*changed) {
     op.rollback();
     if (alloc != nullptr) alloc->rollback();
+    moving_ = false;
     return ret;
   }
   DocWrite write{coll.ns, (next ? *next : *current).at("_id"), next, inc_total, current, "", 0};
   if (ttl_index_ != nullptr) {
     write.ttl_field = ttl_index_->fields.front().first;
-    write.ttl_bound_ms = ttl_bound_ms_;
+    write.ttl_expire_after_s = ttl_index_->expire_after_seconds->get<double>();
   }
   const uint64_t ticket = env_.observer != nullptr ? env_.observer->before_commit({write}, durable) : 0;
   ret = op.commit();
   if (alloc != nullptr) ret == 0 ? alloc->commit() : alloc->rollback();
   if (env_.observer != nullptr) env_.observer->after_commit(ticket, ret);
+  moving_ = false;
   if (ret != 0) return ret;
   if (moved) ++metrics_.record_moves;
   auto& counts = counts_[coll.ns];
@@ -199,9 +205,19 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   return 0;
 }
 
+// Planted bug: a retry keeps the document its first attempt read (the self-test build only).
+void DocumentEngine::reuse_first_read(std::optional<Document>* current) {
+  if (planted_first_read_) {
+    *current = *planted_first_read_;
+  } else {
+    planted_first_read_ = *current;
+  }
+}
+
 int DocumentEngine::write_one(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                               const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets, WriteError* error,
                               bool* changed) {
+  planted_first_read_.reset();
   for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
     *error = WriteError{};
     const int ret = write_attempt(op, coll, rkey, mutate, durable, tickets, error, changed);

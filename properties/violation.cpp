@@ -33,6 +33,7 @@ const std::vector<PropertyInfo>& catalogue() {
       {"backup_leaves_no_pin",
        "after a backup, finished or abandoned (sentinel), no table keeps the backup's checkpoint"},
       {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
+      {"sentinel_recovery", "a node that crashed mid-backup restarts with crash recovery, never a restore from a stale WiredTiger.backup"},
       {"increments_counted_once",
        "each committed image's $inc counter equals the previous image's plus the increment "
        "(no lost or doubled update)"},

@@ -1,34 +1,25 @@
 #include "sim/cli/explore_command.h"
 
-#include <spawn.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <regex>
 
-#include "sim/cli/run_command.h"
+#include <nlohmann/json.hpp>
 
-extern char** environ;
+#include "properties/coverage.h"
+#include "sim/cli/run_command.h"
+#include "sim/cli/seed_pool.h"
+#include "sim/world/scenario.h"
 
 namespace wtsim::cli {
 namespace {
 
 constexpr int kJobsMax = 64;
-
-struct Range {
-  uint64_t from = 0, to = 0;
-};
-
-bool parse_range(const std::string& text, Range* r) {
-  std::smatch m;
-  if (!std::regex_match(text, m, std::regex(R"((\d{1,18})\.\.(\d{1,18}))"))) return false;
-  r->from = std::stoull(m[1]);
-  r->to = std::stoull(m[2]);
-  return r->from <= r->to;
-}
 
 bool parse_shard(const std::string& text, uint64_t* k, uint64_t* n) {
   std::smatch m;
@@ -36,17 +27,6 @@ bool parse_shard(const std::string& text, uint64_t* k, uint64_t* n) {
   *k = std::stoull(m[1]);
   *n = std::stoull(m[2]);
   return *n >= 1 && *k >= 1 && *k <= *n;
-}
-
-pid_t spawn_run(const ExploreOptions& o, uint64_t seed, const std::string& trace) {
-  std::vector<std::string> args = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(seed), "--trace", trace, "-q"};
-  for (const std::string& s : o.overrides) args.insert(args.end(), {"--set", s});
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) != 0) return -1;
-  return pid;
 }
 
 const char* outcome_name(int code) {
@@ -59,60 +39,125 @@ const char* outcome_name(int code) {
   }
 }
 
+std::string trace_of(const ExploreOptions& o, uint64_t seed) { return o.out_dir + "/seed-" + std::to_string(seed) + ".json"; }
+
+// The coverage markers a finished run reached (its verdict's "coverage"), or none if unreadable.
+std::map<std::string, uint64_t> coverage_of(const std::string& trace_path) {
+  std::map<std::string, uint64_t> out;
+  std::ifstream in(trace_path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("verdict") || !doc["verdict"].contains("coverage")) return out;
+  for (const auto& [name, n] : doc["verdict"]["coverage"].items()) {
+    if (n.is_number_unsigned()) out[name] = n.get<uint64_t>();
+  }
+  return out;
+}
+
+// The fault kinds a scenario can draw (its swarm) or has (its explicit plan).
+std::vector<std::string> possible_faults(const world::Scenario& s) {
+  std::vector<std::string> kinds;
+  if (s.fault_plan) {
+    for (const auto& f : s.fault_plan->faults) kinds.push_back(faults::to_string(f.kind));
+    return kinds;
+  }
+  const faults::SwarmSpec& w = s.swarm;
+  if (w.crashes_max > 0) kinds.push_back("crash");
+  if (w.io_error_chance > 0) kinds.push_back("io_error");
+  if (w.disk_full_chance > 0) kinds.push_back("disk_full");
+  if (w.latency_chance > 0) kinds.push_back("latency");
+  return kinds;
+}
+
+struct Tally {
+  std::map<uint64_t, int> outcome;              // seed -> exit code, in seed order
+  std::map<std::string, uint64_t> marker_seeds;  // marker -> seeds that reached it
+  double start_s = wall_seconds();
+  size_t failed() const {
+    size_t n = 0;
+    for (const auto& [s, c] : outcome) n += c != kHeld ? 1 : 0;
+    return n;
+  }
+};
+
+void print_progress(const Tally& t, size_t total) {
+  const double elapsed_s = wall_seconds() - t.start_s;
+  const double rate = elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0;
+  const double eta_s = rate > 0 ? static_cast<double>(total - t.outcome.size()) / rate : 0;
+  std::fprintf(stderr, "\r%zu/%zu seeds, %zu failing, %.1f seeds/s, ETA %.0f s   ", t.outcome.size(), total, t.failed(), rate, eta_s);
+}
+
+void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, const world::Scenario& scenario) {
+  const double elapsed_s = wall_seconds() - t.start_s;
+  std::map<std::string, size_t> counts;
+  for (const auto& [s, c] : t.outcome) ++counts[outcome_name(c)];
+  std::printf("explored %zu of %zu seeds of %s (%s, shard %s) in %.1f s (%.2f seeds/s)\n", t.outcome.size(), planned,
+              o.scenario_path.c_str(), o.seeds.c_str(), o.shard.c_str(), elapsed_s,
+              elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0.0);
+  if (t.outcome.size() < planned) std::printf("  time budget of %.0f s reached: %zu seeds not run\n", o.time_budget_s, planned - t.outcome.size());
+  std::printf("  %-18s %6s\n", "outcome", "seeds");
+  for (const auto& [name, n] : counts) std::printf("  %-18s %6zu\n", name.c_str(), n);
+  std::printf("  %-34s %6s\n", "coverage marker", "seeds");
+  for (const auto& m : properties::coverage_catalogue()) {
+    if (!properties::applies_to(m, scenario.workload.kind, possible_faults(scenario))) continue;
+    const auto it = t.marker_seeds.find(m.name);
+    const uint64_t n = it == t.marker_seeds.end() ? 0 : it->second;
+    std::printf("  %-34s %6llu%s\n", m.name, static_cast<unsigned long long>(n), n == 0 ? "  NEVER REACHED" : "");
+  }
+  for (const auto& [s, c] : t.outcome) {
+    if (c == kHeld) continue;
+    std::printf("  seed %llu: %s, trace %s (replay it with: wtsim replay)\n", static_cast<unsigned long long>(s),
+                outcome_name(c), trace_of(o, s).c_str());
+  }
+}
+
 }  // namespace
 
+bool parse_seed_range(const std::string& text, uint64_t* from, uint64_t* to) {
+  std::smatch m;
+  if (!std::regex_match(text, m, std::regex(R"((\d{1,18})\.\.(\d{1,18}))"))) return false;
+  *from = std::stoull(m[1]);
+  *to = std::stoull(m[2]);
+  return *from <= *to;
+}
+
 int explore_command(const ExploreOptions& o) {
-  Range range;
-  uint64_t shard_k = 1, shard_n = 1;
-  if (!parse_range(o.seeds, &range)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B\n", o.seeds.c_str()), kBadInput;
+  uint64_t from = 0, to = 0, shard_k = 1, shard_n = 1;
+  if (!parse_seed_range(o.seeds, &from, &to)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B\n", o.seeds.c_str()), kBadInput;
   if (!parse_shard(o.shard, &shard_k, &shard_n)) return std::fprintf(stderr, "wtsim: --shard %s: expected K/N with 1 <= K <= N\n", o.shard.c_str()), kBadInput;
   if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), kBadInput;
+  if (o.time_budget_s < 0) return std::fprintf(stderr, "wtsim: --time-budget %g: expected seconds >= 0\n", o.time_budget_s), kBadInput;
+  world::Scenario scenario;
+  try {
+    scenario = world::load_scenario(o.scenario_path, o.overrides);  // bad input fails once, here
+  } catch (const std::exception& e) {
+    return std::fprintf(stderr, "wtsim: %s\n", e.what()), kBadInput;
+  }
   if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return std::fprintf(stderr, "wtsim: %s: cannot create the failures directory\n", o.out_dir.c_str()), kBadInput;
   }
   std::vector<uint64_t> seeds;
-  for (uint64_t s = range.from; s <= range.to; ++s) {
+  for (uint64_t s = from; s <= to; ++s) {
     if (s % shard_n == shard_k - 1) seeds.push_back(s);
   }
   const bool tty = isatty(STDERR_FILENO) != 0;
-  std::map<pid_t, uint64_t> running;
-  std::map<uint64_t, int> outcome;  // seed -> exit code, in seed order
-  size_t next = 0;
-  while (next < seeds.size() || !running.empty()) {
-    while (next < seeds.size() && running.size() < static_cast<size_t>(o.jobs)) {
-      const uint64_t seed = seeds[next++];
-      const pid_t pid = spawn_run(o, seed, o.out_dir + "/seed-" + std::to_string(seed) + ".json");
-      if (pid < 0) return std::fprintf(stderr, "wtsim: cannot start a run for seed %llu\n", static_cast<unsigned long long>(seed)), kBadInput;
-      running[pid] = seed;
-    }
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) break;
-    const uint64_t seed = running.at(pid);
-    running.erase(pid);
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    outcome[seed] = code;
-    if (code == kHeld) std::remove((o.out_dir + "/seed-" + std::to_string(seed) + ".json").c_str());
-    if (tty) {
-      size_t failed = 0;
-      for (const auto& [s, c] : outcome) failed += c != kHeld ? 1 : 0;
-      std::fprintf(stderr, "\r%zu/%zu seeds, %zu failing", outcome.size(), seeds.size(), failed);
-    }
-  }
+  Tally tally;
+  const auto argv_for = [&o](uint64_t seed) {
+    std::vector<std::string> args = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(seed), "--trace", trace_of(o, seed), "-q"};
+    for (const std::string& s : o.overrides) args.insert(args.end(), {"--set", s});
+    return args;
+  };
+  const auto on_done = [&](const SeedResult& r) {
+    tally.outcome[r.seed] = r.exit_code;
+    for (const auto& [name, n] : coverage_of(trace_of(o, r.seed))) tally.marker_seeds[name] += n > 0 ? 1 : 0;
+    if (r.exit_code == kHeld) std::remove(trace_of(o, r.seed).c_str());
+    if (tty) print_progress(tally, seeds.size());
+    return true;
+  };
+  const bool started = run_seeds({"/proc/self/exe", o.jobs, o.time_budget_s}, seeds, argv_for, on_done);
   if (tty) std::fprintf(stderr, "\n");
-  std::map<std::string, size_t> counts;
-  for (const auto& [s, c] : outcome) ++counts[outcome_name(c)];
-  std::printf("explored %zu seeds of %s (%s, shard %s):", outcome.size(), o.scenario_path.c_str(), o.seeds.c_str(), o.shard.c_str());
-  for (const auto& [name, n] : counts) std::printf(" %zu %s", n, name.c_str());
-  std::printf("\n");
-  bool any_failed = false;
-  for (const auto& [s, c] : outcome) {
-    if (c == kHeld) continue;
-    any_failed = true;
-    std::printf("  seed %llu: %s, trace %s/seed-%llu.json (replay it with: wtsim replay)\n", static_cast<unsigned long long>(s),
-                outcome_name(c), o.out_dir.c_str(), static_cast<unsigned long long>(s));
-  }
-  return any_failed ? kViolated : kHeld;
+  if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");
+  print_summary(o, tally, seeds.size(), scenario);
+  return tally.failed() > 0 || !started ? kViolated : kHeld;
 }
 
 }  // namespace wtsim::cli

@@ -1,7 +1,9 @@
 #pragma once
 // `wtsim explore SCENARIO --seeds A..B`: many seeds, each in its own process (a crash of the tool
 // under test never takes the explorer down), --jobs at once, --shard K/N to split a range across
-// machines. Failing seeds keep their traces; exit 1 if any seed failed.
+// machines, --time-budget to stop starting seeds. Failing seeds keep their traces; the summary
+// lists outcomes and the coverage markers reached (flagging those never reached); exit 1 if any
+// seed failed.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,9 +16,13 @@ struct ExploreOptions {
   int jobs = 2;
   std::string shard = "1/1";     // K/N: this machine runs the seeds with seed % N == K - 1
   std::string out_dir = "wtsim-failures";
+  double time_budget_s = 0;      // > 0: start no new seed after this many wall seconds
   std::vector<std::string> overrides;
 };
 
 int explore_command(const ExploreOptions& options);
+
+// Shared with `selftest`: "A..B" and "K/N" parsing.
+bool parse_seed_range(const std::string& text, uint64_t* from, uint64_t* to);
 
 }  // namespace wtsim::cli

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "engine/operation_context.h"
+#include "selftest/planted_bugs.h"
 #include "sim/world/world.h"
 
 namespace wtsim::world {
@@ -31,11 +32,13 @@ void World::handle_wt_failure(int code, const std::string& what) {
   trace_->event(sim_.now_ns(), sim_.current().name, "wt_error",
                 {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
   drain_wt_messages();
+  if (code == ENOSPC) reached("enospc_reached");
   // Like MongoDB, which fasserts when a journal flush fails, the engine treats a failed commit,
   // log flush or checkpoint as fatal. Continuing is unsafe: after a failed fsync Linux drops the
   // dirty pages, WiredTiger 3.2.1 carries on, and the hole it leaves in the log makes recovery
   // silently drop every later acknowledged commit (found by the fault_mix scenario).
-  const bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
+  bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
+  if (planted::active(planted::Bug::kIgnoreFsyncError) && what == "log_flush") fatal_io = false;
   if (code == WT_PANIC || fatal_io) {
     // The process dies; the OS page cache survives it, so nothing unsynced is lost.
     crash_node(faults::CrashMode::kDropUnsynced, /*power_loss=*/false,

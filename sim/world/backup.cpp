@@ -11,6 +11,7 @@
 #include <map>
 
 #include "engine/hot_backup.h"
+#include "selftest/planted_bugs.h"
 #include "engine/padded_store.h"
 #include "sim/world/doc_system.h"
 
@@ -42,6 +43,12 @@ class BackupSystem final : public DocSystem {
 
   // Without the sentinel nothing tells a restarted node that a backup was abandoned: its pins stay
   // (until the next backup's pin drops them) and keep old blocks from being reused. Reported.
+  std::vector<std::string> busy_phases() const override {
+    std::vector<std::string> phases = DocSystem::busy_phases();
+    if (copying_) phases.push_back("backup_copy");
+    return phases;
+  }
+
   void report_stale_pins(WT_CONNECTION* conn) {
     const std::vector<std::string> pinned = pinned_tables(conn);
     if (pinned.empty()) return;
@@ -79,9 +86,11 @@ class BackupSystem final : public DocSystem {
   void before_open() override {
     faults::Disk& disk = world_.disk();
     if (!world_.scenario().backup.sentinel || !disk.exists(kSentinel)) return;
+    if (planted::active(planted::Bug::kSkipSentinelCheck)) return;
     const bool stale = disk.exists("WiredTiger.backup");
     if (stale) disk.remove("WiredTiger.backup", /*durable=*/true);
     destination_ = std::make_unique<faults::Disk>();
+    world_.reached("sentinel_recovery");
     world_.trace().event(world_.sim().now_ns(), "backup", "sentinel_found", {{"stale_backup_file_removed", stale}});
   }
 
@@ -211,8 +220,12 @@ class BackupSystem final : public DocSystem {
     world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", spec.mode}, {"measured", {{"disk_bytes", disk_before}}}});
     uint64_t copied = 0;
     models::KvState expected;
-    const int ret = spec.mode == "release" ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
-    world_.after_wt_call();
+    int ret = 0;
+    {
+      const BusyFlag busy(copying_);
+      ret = spec.mode == "release" ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
+      world_.after_wt_call();
+    }
     if (ret != 0) return world_.handle_wt_failure(ret, "backup");
     if (copy_error_ != 0) return abandon(op, start_ns);
     if (spec.sentinel) remove_sentinel();
@@ -266,10 +279,13 @@ class BackupSystem final : public DocSystem {
     // The oplog is released first and never copied.
     if ((ret = engine::release_backup_checkpoint(op.session(), engine::DocumentEngine::kOplogUri)) != 0) return ret;
     for (const auto& [ns, table] : tables_in_order()) {
+      if (planted::active(planted::Bug::kReleaseBeforeCopy)) ret = engine::release_backup_checkpoint(op.session(), table);
+      if (ret != 0) return ret;
       *copied += copy_file(file_of(table));
       if (copy_error_ != 0) return 0;  // abandoned by the caller
       world_.after_wt_call();
-      if ((ret = engine::release_backup_checkpoint(op.session(), table)) != 0) return ret;
+      const bool released = planted::active(planted::Bug::kReleaseBeforeCopy);
+      if (!released && (ret = engine::release_backup_checkpoint(op.session(), table)) != 0) return ret;
       world_.after_wt_call();
       world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "table_released", {{"table", table}});
     }
@@ -342,6 +358,7 @@ class BackupSystem final : public DocSystem {
   int copy_error_ = 0;
   bool loaded_ = false;
   bool backup_done_ = false;
+  bool copying_ = false;
 };
 
 }  // namespace

@@ -79,8 +79,23 @@ std::vector<std::pair<std::string, std::string>> DocSystem::validate(WT_CONNECTI
 }
 
 void DocSystem::close() {
+  if (engine_) count_coverage(*engine_);
   op_.reset();
   engine_.reset();
+}
+
+// The engine's counters of interesting events, once per node generation (before it goes).
+void DocSystem::count_coverage(engine::DocumentEngine& e) {
+  world_.reached("write_conflict_retried", e.metrics().write_conflicts);
+  world_.reached("record_moved", e.metrics().record_moves);
+  world_.reached("ttl_deleted", e.metrics().ttl.deleted_documents);
+  world_.reached("lock_waited", e.locks().waits());
+}
+
+std::vector<std::string> DocSystem::busy_phases() const {
+  std::vector<std::string> phases;
+  if (engine_ && engine_->moving()) phases.push_back("padding_move");
+  return phases;
 }
 
 nlohmann::json DocSystem::sample_metrics() {
@@ -196,14 +211,15 @@ void DocSystem::check_increment(const std::string& key, const engine::DocWrite& 
 // with one) strictly below the bound of its pass.
 void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
   const engine::Document* v = w.pre_image ? engine::get_path(*w.pre_image, w.ttl_field) : nullptr;
+  const int64_t bound_ms = engine_->now_ms() - static_cast<int64_t>(w.ttl_expire_after_s * 1000.0);
   bool expired = false;
-  if (v != nullptr && engine::is_date(*v)) expired = engine::date_ms(*v) < w.ttl_bound_ms;
+  if (v != nullptr && engine::is_date(*v)) expired = engine::date_ms(*v) < bound_ms;
   if (v != nullptr && v->is_array()) {
-    for (const engine::Document& e : *v) expired = expired || (engine::is_date(e) && engine::date_ms(e) < w.ttl_bound_ms);
+    for (const engine::Document& e : *v) expired = expired || (engine::is_date(e) && engine::date_ms(e) < bound_ms);
   }
   if (!expired) {
     finding("ttl_safety", w.ns + " " + w.id.dump() + ": deleted with " + w.ttl_field + " = " +
-                              (v != nullptr ? v->dump() : "missing") + ", bound " + std::to_string(w.ttl_bound_ms));
+                              (v != nullptr ? v->dump() : "missing") + ", bound " + std::to_string(bound_ms));
   }
 }
 

@@ -14,6 +14,18 @@
 
 namespace wtsim::world {
 
+// Sets a flag for a scope (unwinding included: a crash cancels the fiber with an exception).
+class BusyFlag {
+ public:
+  explicit BusyFlag(bool& flag) : flag_(flag) { flag_ = true; }
+  ~BusyFlag() { flag_ = false; }
+  BusyFlag(const BusyFlag&) = delete;
+  BusyFlag& operator=(const BusyFlag&) = delete;
+
+ private:
+  bool& flag_;
+};
+
 class DocSystem : public System, public engine::CommitObserver {
  public:
   explicit DocSystem(World& world) : world_(world) {}
@@ -24,6 +36,7 @@ class DocSystem : public System, public engine::CommitObserver {
   void close() override;
   nlohmann::json sample_metrics() override;
   std::vector<std::pair<std::string, std::string>> take_findings() override;
+  std::vector<std::string> busy_phases() const override;
 
   uint64_t before_commit(const std::vector<engine::DocWrite>& writes, bool durable) override;
   void after_commit(uint64_t ticket, int ret) override;
@@ -46,6 +59,7 @@ class DocSystem : public System, public engine::CommitObserver {
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);
   void check_ttl_delete(const engine::DocWrite& w);
+  void count_coverage(engine::DocumentEngine& e);
 
   std::unique_ptr<engine::OperationContext> op_;
   std::map<uint64_t, bool> durable_;       // ticket -> durable, until acknowledged

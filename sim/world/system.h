@@ -36,6 +36,9 @@ class System {
   virtual void after_open(WT_CONNECTION*) {}
   // One sample of the metrics time series (serverStatus and collStats), or null.
   virtual nlohmann::json sample_metrics() { return nullptr; }
+  // What the node is in the middle of right now ("padding_move", "backup_copy", "ttl_pass"): a
+  // crash at this instant reaches the marker "crash_during_<phase>".
+  virtual std::vector<std::string> busy_phases() const { return {}; }
   // Violations the system found itself while running (e.g. a counter that lost an increment).
   virtual std::vector<std::pair<std::string, std::string>> take_findings() { return {}; }
 };

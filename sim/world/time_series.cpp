@@ -30,6 +30,12 @@ class TimeSeriesSystem final : public DocSystem {
     spawn_oplog_trimmer(suffix);
   }
 
+  std::vector<std::string> busy_phases() const override {
+    std::vector<std::string> phases = DocSystem::busy_phases();
+    if (in_pass_) phases.push_back("ttl_pass");
+    return phases;
+  }
+
  private:
   engine::IndexSpec created_at_index() const {
     const TtlSpec& ttl = world_.scenario().ttl;
@@ -100,8 +106,12 @@ class TimeSeriesSystem final : public DocSystem {
       if (!ttl.monitor_enabled) continue;
       const sim::Nanos start_ns = sim.now_ns();
       const int64_t start_ms = engine_->now_ms();
-      const engine::TtlPassResult r = engine_->ttl_pass(op, ttl.primary);
-      world_.after_wt_call();
+      engine::TtlPassResult r;
+      {
+        const BusyFlag busy(in_pass_);
+        r = engine_->ttl_pass(op, ttl.primary);
+        world_.after_wt_call();
+      }
       if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "ttl_pass");
       world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
                            {{"indexes", r.indexes}, {"deleted", r.deleted}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
@@ -167,6 +177,8 @@ class TimeSeriesSystem final : public DocSystem {
                             {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
     }
   }
+
+  bool in_pass_ = false;  // the TTL monitor is inside a pass
 };
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cassert>
 
 #include "faults/fault_swarm.h"
+#include "properties/coverage.h"
+#include "selftest/planted_bugs.h"
 #include "properties/kv_properties.h"
 #include "sim/world/doc_system.h"
 
@@ -33,7 +35,24 @@ nlohmann::json make_header(const Scenario& s, uint64_t seed, const faults::Fault
           {"cost_model", s.cost.to_json()}};
 }
 
+nlohmann::json with_planted_bug(nlohmann::json header) {
+  if (const auto bug = planted::enabled()) header["planted_bug"] = planted::name_of(*bug);
+  return header;
+}
+
 }  // namespace
+
+void enable_planted_bug_of(const nlohmann::json& header, const std::string& origin) {
+  if (!header.contains("planted_bug")) return;
+  const std::string name = header["planted_bug"].is_string() ? header["planted_bug"].get<std::string>() : "?";
+  [[maybe_unused]] const auto bug = planted::find(name);
+#ifdef WTSIM_PLANTED_BUGS
+  if (bug && planted::enabled() == bug) return;
+  if (bug && !planted::enabled()) return planted::enable(*bug);
+#endif
+  throw std::invalid_argument(origin + ": /header/planted_bug: the run had planted bug \"" + name +
+                              "\"; replay it with wtsim-planted (the self-test build)");
+}
 
 RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::FaultPlan* plan_override,
                        ProgressFn progress, traces::EventSink* sink) {
@@ -62,7 +81,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       end_ns_(scenario.duration_ns),
       progress_(std::move(progress)) {
   engine::warm_up_wiredtiger_once();  // on the real clock, before the run virtualises it
-  trace_ = std::make_unique<traces::Trace>(make_header(scenario, seed, injector_.plan()));
+  trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, injector_.plan())));
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
   const std::string& kind = scenario.workload.kind;
   system_ = kind == "documents" ? make_mixed_doc_system(*this)
@@ -101,6 +120,7 @@ RunResult World::run() {
   trace_->set_verdict({{"ok", violations_.empty()},
                        {"outcome", sim::to_string(outcome.kind)},
                        {"violations", list},
+                       {"coverage", coverage_},
                        {"stats",
                         {{"commits_acked", stats_.commits_acked},
                          {"commits_failed", stats_.commits_failed},
@@ -140,9 +160,15 @@ void World::director() {
 
 bool World::start_node() {
   system_->before_open();
+  // Only a restore may open with WiredTiger.backup present; a restarting node must do a crash
+  // recovery, or it recreates its metadata from a backup that began long ago (the sentinel's job).
+  if (disk_.exists("WiredTiger.backup")) {
+    violation("sentinel_recovery", "the node is restarting with a stale WiredTiger.backup: a hot-backup restore instead of crash recovery");
+  }
   const int ret = node_->open();
   drain_wt_messages();
   const bool io_error_during_open = drain_fired_faults();
+  if (node_->fenced()) reached("crash_during_recovery");
   if (node_->fenced() && ret == 0) return false;  // crashed during recovery: try again
   if (ret != 0 && io_error_during_open) {
     // An injected I/O error failed this attempt; an operator would restart the node again.
@@ -196,6 +222,10 @@ void World::check_recovered(const char* when) {
     check["mismatches"].push_back({{"key", m.key}, {"expected", m.expected}, {"found", m.found}});
   }
   trace_->event(sim_.now_ns(), "checker", "recovery_check", check);
+  if (details.ok && details.lost_acked > 0) {
+    reached("unsynced_commits_lost");
+    if (last_crash_mode_ == faults::CrashMode::kTornPrefix) reached("torn_log_tail_recovered");
+  }
   for (auto& v : found) {
     violation(corruption_injected() ? "corruption_detected_or_harmless" : v.property, v.detail);
   }
@@ -216,6 +246,8 @@ void World::report_validation(const char* when) {
 void World::crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause) {
   if (node_->fs() == nullptr || node_->fenced()) return;  // already down
   ++stats_.crashes;
+  for (const std::string& phase : system_->busy_phases()) reached("crash_during_" + phase);
+  if (power_loss) last_crash_mode_ = mode;
   node_->fence();
   nlohmann::json files = nlohmann::json::array();
   if (power_loss) {
@@ -290,6 +322,11 @@ void World::violation(const std::string& property, const std::string& detail) {
   violations_.push_back({property, sim_.now_ns(), detail, index});
 }
 
+void World::reached(const std::string& marker, uint64_t times) {
+  assert(properties::is_known_marker(marker));
+  if (times > 0) coverage_[marker] += times;
+}
+
 void World::drain_wt_messages() {
   for (std::string& m : node_->take_messages()) {
     trace_->event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
@@ -300,6 +337,7 @@ bool World::drain_fired_faults() {
   bool io_error = false;
   for (const faults::FiredFault& f : injector_.take_fired()) {
     io_error |= f.what.rfind("EIO", 0) == 0;
+    if (f.what.rfind("EIO", 0) == 0) reached("io_error_injected");
     trace_->event(sim_.now_ns(), "faults", "fired",
                   {{"plan_index", f.plan_index}, {"disk_op", f.disk_op}, {"file", f.file}, {"what", f.what}});
   }

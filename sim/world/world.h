@@ -9,6 +9,7 @@
 //   metrics      (group "world") samples serverStatus and collStats into the trace;
 //   journal-flusher, checkpointer and the System's clients (group "node"): die with the node.
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ using ProgressFn = std::function<void(sim::Nanos now_ns, sim::Nanos end_ns)>;
 
 // With a `sink`, the trace streams every event to it as produced and keeps none (see
 // traces::Trace::stream_to): for runs too large to hold, and on-the-fly replay.
+// A trace recorded with a planted bug (header "planted_bug") replays only in the self-test build,
+// with that bug on; elsewhere this throws std::invalid_argument naming the bug.
+void enable_planted_bug_of(const nlohmann::json& header, const std::string& origin);
+
 RunResult run_scenario(const Scenario& scenario, uint64_t seed,
                        const faults::FaultPlan* plan_override = nullptr, ProgressFn progress = nullptr,
                        traces::EventSink* sink = nullptr);
@@ -85,6 +90,8 @@ class World {
   void handle_wt_failure(int code, const std::string& what);
   void pay_disk(sim::Nanos cost_ns);
   void violation(const std::string& property, const std::string& detail);
+  // A coverage marker (properties/coverage.h) was reached `times` times.
+  void reached(const std::string& marker, uint64_t times = 1);
   // A bulk-load client finished its share: the workload's virtual duration is the latest.
   void note_workload_done() { stats_.workload_done_ns = std::max(stats_.workload_done_ns, sim_.now_ns()); }
 
@@ -121,6 +128,8 @@ class World {
   sim::Resource cpu_;
   sim::Resource disk_queue_;
   std::vector<properties::Violation> violations_;
+  std::map<std::string, uint64_t> coverage_;  // marker -> times reached (ordered: deterministic)
+  faults::CrashMode last_crash_mode_ = faults::CrashMode::kDropUnsynced;
   RunStats stats_;
   bool restarting_ = false;
   bool node_dead_ = false;  // could not be restarted: the run ends early

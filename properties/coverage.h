@@ -1,0 +1,23 @@
+#pragma once
+// Coverage of interesting states: named "sometimes" markers. A run counts how often it reached
+// each (its verdict's "coverage"); `wtsim explore` counts the seeds that reached each and flags
+// the markers a scenario could reach but no seed did - a sign the swarm or the workload no
+// longer drives the engine where the bugs live.
+#include <string>
+#include <vector>
+
+namespace wtsim::properties {
+
+struct CoverageMarker {
+  const char* name;
+  const char* meaning;
+  std::vector<std::string> kinds;  // workload kinds that can reach it; empty: every kind
+  const char* needs_fault;         // a fault kind the scenario must be able to draw, or ""
+};
+
+const std::vector<CoverageMarker>& coverage_catalogue();
+bool is_known_marker(const std::string& name);
+// Whether a scenario of `workload_kind`, able to draw `fault_kinds`, can reach `m` at all.
+bool applies_to(const CoverageMarker& m, const std::string& workload_kind, const std::vector<std::string>& fault_kinds);
+
+}  // namespace wtsim::properties

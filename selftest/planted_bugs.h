@@ -1,0 +1,47 @@
+#pragma once
+// The planted-bug catalogue: small, realistic mistakes compiled into the engine and the world
+// only in the self-test build (`wtsim-planted`, CMake option WTSIM_BUILD_SELFTEST). Each is
+// switched on by name for one run (`wtsim-planted run ... --plant NAME`); `wtsim selftest` then
+// checks that exploring seeds catches every one of them, by a property, within a seed budget.
+//
+// In the normal build `active()` is constexpr false, so no planted code reaches `wtsim`.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace wtsim::planted {
+
+enum class Bug {
+  kAckBeforeSync,          // a durable commit is acknowledged without forcing the log
+  kIgnoreFsyncError,       // a failed log flush is logged and the node carries on
+  kTtlWrongUnits,          // expireAfterSeconds read as milliseconds
+  kMoveForgetsIndex,       // a padded-record move skips rewriting the last secondary index
+  kLockTableWrongCell,     // the lock table lets S be granted beside X
+  kRetryUsesStaleDocument, // a write-conflict retry applies $inc to the document read before it
+  kReleaseBeforeCopy,      // a table's backup checkpoint is released before its file is copied
+  kSkipSentinelCheck,      // startup ignores backup.in_progress (a stale WiredTiger.backup stays)
+};
+
+struct BugInfo {
+  Bug bug;
+  const char* name;
+  const char* mistake;   // what a developer got wrong, in one line
+  const char* scenario;  // scenarios/... the self-test explores
+  std::vector<std::string> overrides;  // --set settings that make that scenario quick
+};
+
+const std::vector<BugInfo>& catalogue();
+std::optional<Bug> find(const std::string& name);
+const char* name_of(Bug bug);
+
+// The one bug switched on for this process (none by default).
+void enable(Bug bug);
+std::optional<Bug> enabled();
+
+#ifdef WTSIM_PLANTED_BUGS
+inline bool active(Bug bug) { return enabled() == bug; }
+#else
+constexpr bool active(Bug) { return false; }
+#endif
+
+}  // namespace wtsim::planted

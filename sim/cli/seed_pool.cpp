@@ -1,0 +1,81 @@
+#include "sim/cli/seed_pool.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cassert>
+#include <chrono>
+#include <map>
+
+extern char** environ;
+
+namespace wtsim::cli {
+namespace {
+
+constexpr int kJobsMax = 64;
+
+pid_t spawn_child(const std::string& exe, std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  return pid;
+}
+
+}  // namespace
+
+double wall_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+std::string own_directory() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  std::string path(buf, static_cast<size_t>(n));
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool run_seeds(const PoolOptions& o, const std::vector<uint64_t>& seeds,
+               const std::function<std::vector<std::string>(uint64_t)>& argv_for,
+               const std::function<bool(const SeedResult&)>& on_done) {
+  assert(o.jobs >= 1 && o.jobs <= kJobsMax);
+  const double start_s = wall_seconds();
+  struct Running {
+    uint64_t seed;
+    double started_s;
+  };
+  std::map<pid_t, Running> running;
+  size_t next = 0;
+  bool keep_going = true, started_all = true;
+  while (running.size() > 0 || (keep_going && next < seeds.size())) {
+    const bool in_budget = o.time_budget_s <= 0 || wall_seconds() - start_s < o.time_budget_s;
+    while (keep_going && in_budget && next < seeds.size() && running.size() < static_cast<size_t>(o.jobs)) {
+      const uint64_t seed = seeds[next++];
+      const pid_t pid = spawn_child(o.exe, argv_for(seed));
+      if (pid < 0) {
+        keep_going = started_all = false;
+        break;
+      }
+      running[pid] = {seed, wall_seconds()};
+    }
+    if (!in_budget) keep_going = false;
+    if (running.empty()) break;
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;  // not ours
+    const SeedResult r{it->second.seed, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                       wall_seconds() - it->second.started_s};
+    running.erase(it);
+    if (!on_done(r)) keep_going = false;
+  }
+  return started_all;
+}
+
+}  // namespace wtsim::cli
