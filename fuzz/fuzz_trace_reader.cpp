@@ -1,0 +1,69 @@
+// libFuzzer target: bytes -> the trace reading path of `wtsim replay` and `wtsim export`.
+// A clean rejection is std::invalid_argument (sim::JsonError is one) with a message; a crash, a
+// sanitizer report, an assertion or any other exception escaping is a finding.
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+
+#include "faults/fault_plan.h"
+#include "fuzz/input_file.h"
+#include "sim/world/scenario.h"
+#include "traces/openmetrics.h"
+#include "traces/trace.h"
+#include "traces/trace_reader.h"
+#include "traces/trace_stream.h"
+
+namespace {
+
+using wtsim::traces::LoadedTrace;
+
+// A rejection must name the file (or JSON path) and say what is wrong; a message cut short (a
+// NUL from the input ends what()) typically ends in a path or a separator.
+void check_message(const std::invalid_argument& e, const std::string& origin) {
+  const std::string what = e.what();
+  if (what.rfind(origin, 0) != 0 || what.size() <= origin.size() + 2) std::abort();
+  if (std::string("/: ").find(what.back()) != std::string::npos) std::abort();
+}
+
+// What the commands do with an accepted trace: export its samples; replay reads its header's
+// scenario and fault plan (as sim/world/replay.cpp does) before running anything.
+void use_accepted(const nlohmann::json& doc, const std::string& path) {
+  (void)wtsim::traces::openmetrics_document(doc);
+  const nlohmann::json& header = doc.at("header");
+  try {
+    (void)wtsim::world::scenario_from_json(header.at("scenario"), path + " (header)");
+    (void)wtsim::faults::plan_from_json(header.at("fault_plan"), "/header/fault_plan");
+  } catch (const std::invalid_argument&) {
+  }
+}
+
+// A single-document trace whose only fault is its hash: give it the right one, so the fuzzer
+// also reaches the code behind the hash check (anyone can compute the hash of an edited trace).
+void rehash_and_use(const std::string& path, const char* data, size_t size) {
+  nlohmann::json doc = nlohmann::json::parse(std::string(data, size));  // read_trace parsed it
+  doc["trace_hash"] = wtsim::traces::Trace::compute_hash(doc["header"], doc["events"], doc["verdict"],
+                                                          doc["dropped_events"].get<uint64_t>());
+  wtsim::traces::validate_trace(doc);  // must pass now: a throw escapes and is reported
+  use_accepted(doc, path);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const char* bytes = reinterpret_cast<const char*>(data);
+  const std::string& path = wtsim::fuzz::write_input(bytes, size);
+  LoadedTrace trace;
+  try {
+    trace = wtsim::traces::read_trace(path);
+  } catch (const std::invalid_argument& e) {
+    check_message(e, path);
+    if (std::string(e.what()).find(": /trace_hash: recorded ") != std::string::npos &&
+        !wtsim::traces::is_jsonl_trace(path)) {
+      rehash_and_use(path, bytes, size);
+    }
+    return 0;
+  }
+  use_accepted(trace.doc, path);
+  return 0;
+}
