@@ -5,7 +5,9 @@
 
 #include "properties/violation.h"
 #include "sim/cli/explore_command.h"
+#include "sim/cli/export_command.h"
 #include "sim/cli/replay_command.h"
+#include "sim/cli/report_command.h"
 #include "sim/cli/run_command.h"
 #include "sim/cli/save_regression_command.h"
 #include "sim/cli/shrink_command.h"
@@ -60,10 +62,17 @@ int main(int argc, char** argv) {
   save_regression_cmd->add_flag("--force", save_regression.force, "Overwrite an existing case");
 
   std::string export_trace, export_format = "openmetrics", export_out;
-  CLI::App* export_cmd = app.add_subcommand("export", "Export a trace's metrics time series.");
-  export_cmd->add_option("trace", export_trace, "Trace file (JSON)")->required();
-  export_cmd->add_option("--format", export_format, "openmetrics")->check(CLI::IsMember({"openmetrics"}))->capture_default_str();
+  CLI::App* export_cmd = app.add_subcommand("export", "Export a trace: its metrics as OpenMetrics text, or the whole run as a Perfetto/Chrome trace.");
+  export_cmd->add_option("trace", export_trace, "Trace file (JSON or JSON Lines)")->required();
+  export_cmd->add_option("--format", export_format, "openmetrics (metrics samples) or perfetto (Chrome trace-event JSON for ui.perfetto.dev)")->check(CLI::IsMember({"openmetrics", "perfetto"}))->capture_default_str();
   export_cmd->add_option("-o,--output", export_out, "Output file (default: standard output)");
+
+  std::string report_trace, report_out;
+  bool report_quiet = false;
+  CLI::App* report_cmd = app.add_subcommand("report", "Write a trace as one self-contained HTML page: verdict, violations in context, timeline, metric charts.");
+  report_cmd->add_option("trace", report_trace, "Trace file (JSON or JSON Lines)")->required();
+  report_cmd->add_option("-o,--output", report_out, "Output HTML file (default: the trace's name with .html)");
+  report_cmd->add_flag("-q,--quiet", report_quiet, "Print nothing on success");
 
   try {
     app.parse(argc, argv);
@@ -75,6 +84,7 @@ int main(int argc, char** argv) {
   if (*explore_cmd) return cli::explore_command(explore);
   if (*replay_cmd) return cli::replay_command(replay_trace, replay_quiet);
   if (*export_cmd) return cli::export_command(export_trace, export_format, export_out);
+  if (*report_cmd) return cli::report_command(report_trace, report_out, report_quiet);
   if (*shrink_cmd) return cli::shrink_command(shrink);
   if (*save_regression_cmd) return cli::save_regression_command(save_regression);
   if (*props_cmd) {

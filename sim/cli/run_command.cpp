@@ -7,11 +7,7 @@
 #include <memory>
 
 #include "sim/world/world.h"
-#include "traces/openmetrics.h"
-#include "traces/trace_reader.h"
 #include "traces/trace_stream.h"
-
-#include <fstream>
 
 namespace wtsim::cli {
 namespace {
@@ -93,28 +89,6 @@ int run_command(const RunOptions& o) {
     if (!o.quiet) std::printf("determinism: second run gave the same trace hash %s\n", hash2.c_str());
   }
   return result.ok ? kHeld : kViolated;
-}
-
-int export_command(const std::string& trace_path, const std::string& format, const std::string& out_path) {
-  traces::LoadedTrace trace;
-  try {
-    trace = traces::read_trace(trace_path);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wtsim: %s\n", e.what());
-    return kBadInput;
-  }
-  (void)format;  // only openmetrics so far; CLI11 rejects anything else
-  const std::string text = traces::openmetrics_document(trace.doc);
-  if (out_path.empty()) {
-    std::fwrite(text.data(), 1, text.size(), stdout);
-    return 0;
-  }
-  std::ofstream out(out_path, std::ios::binary | std::ios::trunc);
-  if (!(out << text)) {
-    std::fprintf(stderr, "wtsim: %s: cannot write\n", out_path.c_str());
-    return kBadInput;
-  }
-  return 0;
 }
 
 }  // namespace wtsim::cli

@@ -18,7 +18,5 @@ struct RunOptions {
 };
 
 int run_command(const RunOptions& options);
-// `wtsim export TRACE --format openmetrics [-o FILE]`.
-int export_command(const std::string& trace_path, const std::string& format, const std::string& out_path);
 
 }  // namespace wtsim::cli

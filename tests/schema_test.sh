@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# traces.schema: a real trace of every scenario in scenarios/ (seed 1; long ones shortened with
+# --set), plus a crashing run and the manual-delete TTL mode, validates against
+# traces/schema/trace-v1.schema.json; broken copies are rejected (tests/trace_schema_check.py).
+# Usage: schema_test.sh WTSIM SOURCE_DIR
+set -euo pipefail
+wtsim=$1
+src=$2
+py=/usr/bin/python3  # Debian's, with python3-jsonschema (a pyenv python may shadow python3)
+
+if ! "$py" -c 'import jsonschema' 2>/dev/null; then
+  echo "FAIL: $py cannot import jsonschema; run scripts/setup-deps.sh (python3-jsonschema)" >&2
+  exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Overrides that keep a long scenario to a few seconds of wall time while keeping its event kinds.
+overrides_for() {
+  case $1 in
+    backup_release) echo "--set duration_ms=60000 --set backup.start_ms=20000 --set workload.think_us=10000" ;;
+    padding_upserts) echo "--set workload.total_documents=1000 --set duration_ms=600000" ;;
+    ttl_vs_manual_delete) echo "--set duration_ms=400000 --set workload.think_us=1000000 --set workload.batch_size=100" ;;
+    ttl_late_index) echo "--set duration_ms=400000 --set workload.think_us=1000000 --set workload.batch_size=100 --set workload.stop_inserts_at_ms=200000 --set ttl.index_at_ms=200000" ;;
+    locking_bulk_insert) echo "--set workload.total_documents=5000 --set workload.keys=5000" ;;
+    *) echo "" ;;
+  esac
+}
+
+run() {  # run NAME SCENARIO SEED ARGS...: writes $work/NAME.json; exit 0 or 1 (a verdict) is fine
+  local name=$1 scenario=$2 seed=$3
+  shift 3
+  local rc=0
+  "$wtsim" run "$scenario" --seed "$seed" "$@" --trace "$work/$name.json" -q || rc=$?
+  if [ "$rc" -gt 1 ]; then
+    echo "FAIL: wtsim run $scenario --seed $seed $* exited $rc" >&2
+    exit 1
+  fi
+}
+
+count=0
+for scenario in "$src"/scenarios/*.json; do
+  name=$(basename "$scenario" .json)
+  read -ra sets <<<"$(overrides_for "$name")"
+  run "$name" "$scenario" 1 "${sets[@]}"
+  count=$((count + 1))
+done
+[ "$count" -ge 10 ] || { echo "FAIL: only $count scenarios found in $src/scenarios" >&2; exit 1; }
+run fault_mix_crashes "$src/scenarios/fault_mix.json" 3
+read -ra sets <<<"$(overrides_for ttl_vs_manual_delete)"
+run ttl_manual "$src/scenarios/ttl_vs_manual_delete.json" 1 "${sets[@]}" --set ttl.mode=manual
+
+"$py" "$src/tests/trace_schema_check.py" "$src/traces/schema/trace-v1.schema.json" "$work"/*.json
