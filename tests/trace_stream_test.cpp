@@ -64,6 +64,28 @@ TEST(TraceStream, JsonAndJsonLinesGiveTheSameEventsAndHash) {
   std::remove(written.c_str());
 }
 
+TEST(TraceStream, InvalidUtf8InADetailIsWrittenAndHashedAlikeInBothForms) {
+  // Bytes from a corrupted file can reach an event's details; neither form may throw on them.
+  const nlohmann::json header = {{"seed", 1}, {"scenario", {{"name", "x"}}}};
+  const std::string jsonl = temp("utf8.jsonl"), json = temp("utf8.json");
+  traces::JsonlTraceWriter w(jsonl);
+  traces::Trace streamed(header);
+  streamed.stream_to(&w);
+  traces::Trace in_memory(header);
+  for (traces::Trace* t : {&streamed, &in_memory}) {
+    t->event(1000, "checker", "violation", {{"found", std::string("k\xff\xfe")}});
+    t->set_verdict({{"ok", false}});
+  }
+  w.finish(streamed.verdict(), streamed.hash());
+  in_memory.write(json);
+  EXPECT_EQ(streamed.hash(), in_memory.hash());
+  EXPECT_EQ(traces::read_trace(jsonl).doc["trace_hash"], in_memory.hash());
+  const traces::LoadedTrace back = traces::read_trace(json);
+  EXPECT_EQ(back.doc["events"][0]["details"]["found"], "k\ufffd\ufffd");
+  std::remove(jsonl.c_str());
+  std::remove(json.c_str());
+}
+
 TEST(TraceStream, TruncatedOrEditedJsonLinesAreRejectedNamingTheLine) {
   const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
   const std::string path = temp("cut.jsonl");

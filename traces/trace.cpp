@@ -9,20 +9,30 @@
 
 namespace wtsim::traces {
 
-TraceHasher::TraceHasher(const nlohmann::json& header) : h_(sim::fnv1a64(header.dump())) {}
+namespace {
+
+// Compact serialisation; invalid UTF-8 (bytes from a corrupted file in a detail) becomes U+FFFD
+// instead of throwing, since a streaming trace hashes inside the run. Valid text is unchanged.
+std::string canonical(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+TraceHasher::TraceHasher(const nlohmann::json& header) : h_(sim::fnv1a64(canonical(header))) {}
 
 void TraceHasher::event(const nlohmann::json& e) {
   if (e.contains("details") && e["details"].is_object() && e["details"].contains("measured")) {
     nlohmann::json witness = e;
     witness["details"].erase("measured");
-    h_ = sim::fnv1a64(witness.dump(), h_);
+    h_ = sim::fnv1a64(canonical(witness), h_);
   } else {
-    h_ = sim::fnv1a64(e.dump(), h_);
+    h_ = sim::fnv1a64(canonical(e), h_);
   }
 }
 
 std::string TraceHasher::finish(const nlohmann::json& verdict, uint64_t dropped) const {
-  uint64_t h = sim::fnv1a64(verdict.dump(), h_);
+  uint64_t h = sim::fnv1a64(canonical(verdict), h_);
   h = sim::fnv1a64(std::to_string(dropped), h);
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
@@ -88,7 +98,7 @@ void Trace::write(const std::string& path) const {
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error(path + ": cannot open for writing");
-    out << to_json().dump(1) << "\n";
+    out << to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     if (!out.flush()) throw std::runtime_error(path + ": write failed");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {

@@ -32,9 +32,12 @@ bool read_line(std::istream& in, std::string* line, bool* complete) {
   }
 }
 
+// Never throws (see the hasher): invalid UTF-8 becomes U+FFFD, as the hash saw it.
+std::string compact(const nlohmann::json& j) { return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace); }
+
 std::string header_line(const nlohmann::json& header) {
   return std::string("{\"format\":\"") + kFormatName + "\",\"version\":" + std::to_string(kFormatVersion) +
-         ",\"record\":\"header\",\"header\":" + header.dump() + "}\n";
+         ",\"record\":\"header\",\"header\":" + compact(header) + "}\n";
 }
 
 }  // namespace
@@ -75,14 +78,14 @@ JsonlTraceWriter::~JsonlTraceWriter() {
 void JsonlTraceWriter::header(const nlohmann::json& header) { out_ << header_line(header); }
 
 void JsonlTraceWriter::event(const nlohmann::json& e) {
-  const std::string body = e.dump();
+  const std::string body = compact(e);
   // {"record":"event", then the event's own fields: the same event as the JSON form's.
   out_ << "{\"record\":\"event\"" << (body.size() > 2 ? "," : "") << std::string_view(body).substr(1) << '\n';
   ++events_;
 }
 
 void JsonlTraceWriter::finish(const nlohmann::json& verdict, const std::string& hash) {
-  out_ << nlohmann::json{{"record", "verdict"}, {"verdict", verdict}}.dump() << '\n';
+  out_ << compact(nlohmann::json{{"record", "verdict"}, {"verdict", verdict}}) << '\n';
   out_ << nlohmann::json{{"record", "end"}, {"events", events_}, {"dropped_events", 0}, {"trace_hash", hash}}.dump()
        << '\n';
   out_.flush();
