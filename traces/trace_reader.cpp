@@ -32,6 +32,7 @@ void validate_trace(const nlohmann::json& doc) {
   sim::ObjectReader header(r.required("header"), "/header");
   sim::as_u64(header.required("seed"), "/header/seed");
   header.required("scenario");
+  header.required("fault_plan");  // replay reads it (the run's plan, as run)
   const nlohmann::json& events = r.required("events");
   if (!events.is_array()) throw sim::JsonError("/events", "expected an array, found " + sim::describe(events));
   for (size_t i = 0; i < events.size(); ++i) validate_event(events[i], i, "/events/" + std::to_string(i));

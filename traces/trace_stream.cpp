@@ -125,6 +125,7 @@ JsonlTraceReader::JsonlTraceReader(const std::string& path) : path_(path), in_(p
     sim::ObjectReader header(r.required("header"), "/header");
     sim::as_u64(header.required("seed"), "/header/seed");
     header.required("scenario");
+    header.required("fault_plan");  // replay reads it (the run's plan, as run)
     r.reject_unknown();
   } catch (const sim::JsonError& e) {
     fail(e.what());

@@ -1,6 +1,7 @@
 #include "sim/world/replay.h"
 
 #include "faults/fault_plan.h"
+#include "sim/json_reader.h"
 #include "traces/trace_reader.h"
 #include "traces/trace_stream.h"
 
@@ -12,13 +13,22 @@ nlohmann::json witness(nlohmann::json e) {
   return e;
 }
 
+// The run's plan as recorded; its problems name the trace file.
+faults::FaultPlan recorded_plan(const nlohmann::json& header, const std::string& origin) {
+  try {
+    return faults::plan_from_json(header.at("fault_plan"), "/header/fault_plan");
+  } catch (const sim::JsonError& e) {
+    throw std::invalid_argument(origin + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 ReplayResult replay(const nlohmann::json& trace, const std::string& origin) {
   const nlohmann::json& header = trace.at("header");
   enable_planted_bug_of(header, origin);
   const Scenario scenario = scenario_from_json(header.at("scenario"), origin + " (header)");
-  const faults::FaultPlan plan = faults::plan_from_json(header.at("fault_plan"), "/header/fault_plan");
+  const faults::FaultPlan plan = recorded_plan(header, origin);
   ReplayResult result;
   result.run = run_scenario(scenario, header.at("seed").get<uint64_t>(), &plan);
   const auto& expected = trace.at("events");
@@ -81,7 +91,7 @@ ReplayResult replay_file(const std::string& path) {
   const nlohmann::json& header = recorded.header();
   enable_planted_bug_of(header, path);
   const Scenario scenario = scenario_from_json(header.at("scenario"), path + " (header)");
-  const faults::FaultPlan plan = faults::plan_from_json(header.at("fault_plan"), "/header/fault_plan");
+  const faults::FaultPlan plan = recorded_plan(header, path);
   StreamComparer comparer(recorded);
   ReplayResult result;
   result.run = run_scenario(scenario, header.at("seed").get<uint64_t>(), &plan, nullptr, &comparer);
