@@ -62,7 +62,8 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin, co
 }
 
 std::string describe(const nlohmann::json& j) {
-  std::string s = j.dump();
+  // A string set from the command line may hold invalid UTF-8, which dump() would throw on.
+  std::string s = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (s.size() > 40) s = s.substr(0, 37) + "...";
   return std::string(j.type_name()) + " " + s;
 }
