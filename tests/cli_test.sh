@@ -67,5 +67,5 @@ expect 2 "exists; --force overwrites" -- "$wtsim" save-regression "$tmp/min.json
 expect 0 "wrote .*lying_sync_seed3.json" -- "$wtsim" save-regression "$tmp/min.json" --name lying_sync --dir "$tmp/reg" --force
 expect 2 "--name a/b: expected letters" -- "$wtsim" save-regression "$tmp/min.json" --name a/b --dir "$tmp/reg"
 expect 0 "verdict OK" -- "$wtsim" save-regression "$tmp/a.jsonl" --name smoke_ok --dir "$tmp/reg"
-expect 0 "smoke seed=7: OK" -- "$wtsim" run "$tmp/reg/smoke_ok_seed7.json" --seed 7
+expect 0 "smoke_ok seed=7: OK" -- "$wtsim" run "$tmp/reg/smoke_ok_seed7.json" --seed 7
 echo "cli: all checks passed"

@@ -66,7 +66,7 @@ TEST(TraceStream, JsonAndJsonLinesGiveTheSameEventsAndHash) {
 
 TEST(TraceStream, InvalidUtf8InADetailIsWrittenAndHashedAlikeInBothForms) {
   // Bytes from a corrupted file can reach an event's details; neither form may throw on them.
-  const nlohmann::json header = {{"seed", 1}, {"scenario", {{"name", "x"}}}};
+  const nlohmann::json header = {{"seed", 1}, {"scenario", {{"name", "x"}}}, {"fault_plan", nlohmann::json::array()}};
   const std::string jsonl = temp("utf8.jsonl"), json = temp("utf8.json");
   traces::JsonlTraceWriter w(jsonl);
   traces::Trace streamed(header);
