@@ -18,6 +18,7 @@ std::string metric_suffix(std::string name) {
 }
 
 std::string number(const nlohmann::json& v) {
+  if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
   if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.17g", v.get<double>());
@@ -28,6 +29,22 @@ std::string line(const std::string& name, const std::string& labels, const nlohm
   char t[32];
   std::snprintf(t, sizeof t, "%.3f", ts);
   return name + (labels.empty() ? "" : "{" + labels + "}") + " " + number(v) + " " + t;
+}
+
+// A sample's value as a line; anything but a number (a hand-edited trace) is left out.
+void add(std::vector<std::string>& out, const std::string& name, const std::string& labels, const nlohmann::json& v,
+         double ts) {
+  if (v.is_number()) out.push_back(line(name, labels, v, ts));
+}
+
+// A label value as OpenMetrics quotes it (backslash, double quote and newline escaped).
+std::string label_value(const std::string& s) {
+  std::string out;
+  for (const char c : s) {
+    if (c == '\\' || c == '"') out += '\\';
+    out += c == '\n' ? std::string("\\n") : std::string(1, c);
+  }
+  return out;
 }
 
 // The flat scalar leaves of an object, "a.b" -> value.
@@ -50,19 +67,19 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
     const nlohmann::json& ss = sample["serverStatus"];
     if (ss.contains("opcounters")) {
       for (const auto& [op, v] : ss["opcounters"].items()) {
-        out.push_back(line("mongodb_ss_opcounters", "legacy_op_type=\"" + op + "\"", v, ts));
+        add(out, "mongodb_ss_opcounters", "legacy_op_type=\"" + label_value(op) + "\"", v, ts);
       }
     }
     if (ss.contains("metrics")) {
       std::map<std::string, nlohmann::json> flat;
       leaves(ss["metrics"], "", flat);
-      for (const auto& [k, v] : flat) out.push_back(line("mongodb_ss_metrics_" + metric_suffix(k), "", v, ts));
+      for (const auto& [k, v] : flat) add(out, "mongodb_ss_metrics_" + metric_suffix(k), "", v, ts);
     }
     const nlohmann::json* wt = ss.contains("wiredTiger") ? &ss["wiredTiger"] : nullptr;
     if (sample.contains("measured") && sample["measured"].contains("wiredTiger")) wt = &sample["measured"]["wiredTiger"];
     if (wt != nullptr && wt->contains("cursor")) {
       for (const auto& [name, v] : (*wt)["cursor"].items()) {
-        out.push_back(line("mongodb_ss_wt_cursor_" + metric_suffix(name), "", v, ts));
+        add(out, "mongodb_ss_wt_cursor_" + metric_suffix(name), "", v, ts);
       }
     }
   }
@@ -70,17 +87,18 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
     for (const auto& [ns, reported] : sample["collStats"].items()) {
       nlohmann::json stats = reported;
       if (sample.contains("measured") && sample["measured"].contains("collStats") && sample["measured"]["collStats"].contains(ns)) {
-        stats.update(sample["measured"]["collStats"][ns]);  // the file sizes kept outside the hash
+        const nlohmann::json& measured = sample["measured"]["collStats"][ns];
+        if (stats.is_object() && measured.is_object()) stats.update(measured);  // the file sizes kept outside the hash
       }
       const size_t dot = ns.find('.');
-      const std::string labels = "database=\"" + ns.substr(0, dot) + "\",collection=\"" + ns.substr(dot + 1) + "\"";
+      const std::string labels = "database=\"" + label_value(ns.substr(0, dot)) + "\",collection=\"" + label_value(ns.substr(dot + 1)) + "\"";
       for (const char* field : {"count", "size", "avgObjSize", "storageSize", "nindexes", "totalIndexSize"}) {
-        if (stats.contains(field)) out.push_back(line(std::string("mongodb_collstats_storageStats_") + field, labels, stats[field], ts));
+        if (stats.contains(field)) add(out, std::string("mongodb_collstats_storageStats_") + field, labels, stats[field], ts);
       }
     }
   }
   if (sample.contains("measured") && sample["measured"].contains("disk_bytes")) {
-    out.push_back(line("wtsim_disk_bytes", "", sample["measured"]["disk_bytes"], ts));
+    add(out, "wtsim_disk_bytes", "", sample["measured"]["disk_bytes"], ts);
   }
   return out;
 }
@@ -88,7 +106,7 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
 std::string openmetrics_document(const nlohmann::json& trace) {
   std::map<std::string, std::vector<std::string>> by_metric;  // families must be contiguous
   for (const auto& e : trace.at("events")) {
-    if (e.at("kind") != "sample") continue;
+    if (e.at("kind") != "sample" || !e.contains("details")) continue;
     const double ts = static_cast<double>(sim::kVirtualEpochSec) + static_cast<double>(e.at("t_us").get<int64_t>()) / 1e6;
     for (std::string& l : openmetrics_lines(e.at("details"), ts)) {
       const std::string name = l.substr(0, l.find_first_of("{ "));
