@@ -30,7 +30,14 @@ std::string report_html(const nlohmann::json& trace, const ReportLimits& limits)
   if (at == std::string::npos || page.find(kDataMarker, at + 1) != std::string::npos) {
     throw std::logic_error("report template: expected exactly one data marker");
   }
-  const std::string data = script_safe_json(report_data(trace, limits));
+  nlohmann::json data_json;
+  try {
+    data_json = report_data(trace, limits);
+  } catch (const nlohmann::json::exception& e) {  // a hand-edited trace: a field of another type
+    throw std::invalid_argument(std::string("the report cannot read this trace (a field missing or of another type): ") +
+                                e.what());
+  }
+  const std::string data = script_safe_json(data_json);
   return page.substr(0, at) + data + page.substr(at + std::string(kDataMarker).size());
 }
 
