@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang in <build dir>/fuzz, runs every saved regression input
 # and seed, then fuzzes each target for a while. Exits 1 on any finding, naming the reproducer.
-#   fuzz/run.sh [BUILD_DIR] [SECONDS_PER_TARGET]     (defaults: build, $WTSIM_FUZZ_SECONDS or 20)
+#   fuzz/run.sh [BUILD_DIR] [SECONDS_PER_TARGET]     (defaults: build, $WTSIM_FUZZ_SECONDS or 15)
 # Reproduce a finding:  <build>/fuzz/<target> <reproducer file>
 set -uo pipefail
 src=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$src/build}" && pwd) || exit 2
-seconds="${2:-${WTSIM_FUZZ_SECONDS:-20}}"
+seconds="${2:-${WTSIM_FUZZ_SECONDS:-15}}"
 out="$build/fuzz"
 targets=(fuzz_trace_reader fuzz_scenario_reader)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}"

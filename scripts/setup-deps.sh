@@ -14,6 +14,7 @@ packages=(
   libcli11-dev
   python3-jsonschema   # tests: traces.schema validates real traces
   chromium             # tests: traces.report_chromium loads the HTML report headless
+  clang libclang-rt-14-dev  # tests: fuzz.readers (libFuzzer and the sanitizer runtimes)
 )
 
 missing=()
