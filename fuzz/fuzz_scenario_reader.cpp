@@ -25,7 +25,7 @@ std::string split_overrides(const std::string& input, std::vector<std::string>& 
   size_t pos = 0;
   while (overrides.size() < kMaxOverrides && input.compare(pos, 6, "--set ") == 0) {
     const size_t end = input.find('\n', pos);
-    if (end == std::string::npos) break;
+    if (end == std::string::npos || input.find('\0', pos) < end) break;  // argv holds no NUL
     overrides.push_back(input.substr(pos + 6, end - pos - 6));
     pos = end + 1;
   }
