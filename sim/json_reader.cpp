@@ -96,11 +96,21 @@ double as_number(const nlohmann::json& j, const std::string& path) {
   return j.get<double>();
 }
 
-uint64_t ObjectReader::u64(const std::string& key) { return as_u64(required(key), path_of(key)); }
+namespace {
+
+uint64_t as_setting(const nlohmann::json& j, const std::string& path) {
+  const uint64_t x = as_u64(j, path);
+  if (x > kMaxSetting) throw JsonError(path, "must be at most " + std::to_string(kMaxSetting) + ", found " + std::to_string(x));
+  return x;
+}
+
+}  // namespace
+
+uint64_t ObjectReader::u64(const std::string& key) { return as_setting(required(key), path_of(key)); }
 
 uint64_t ObjectReader::u64_or(const std::string& key, uint64_t fallback) {
   const nlohmann::json* v = optional(key);
-  return v == nullptr ? fallback : as_u64(*v, path_of(key));
+  return v == nullptr ? fallback : as_setting(*v, path_of(key));
 }
 
 double ObjectReader::number_or(const std::string& key, double fallback) {

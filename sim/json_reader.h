@@ -24,6 +24,10 @@ class JsonError : public std::invalid_argument {
 
 std::string describe(const nlohmann::json& j);  // short rendering of a found value
 
+// The largest count, size or time a setting may have: beyond any real one, and small enough that
+// milliseconds converted to nanoseconds (x 1e6) and added up cannot overflow a signed 64-bit value.
+constexpr uint64_t kMaxSetting = uint64_t{1} << 40;
+
 class ObjectReader {
  public:
   ObjectReader(const nlohmann::json& j, std::string path);
@@ -32,7 +36,8 @@ class ObjectReader {
   const std::string& path() const { return path_; }
   std::string path_of(const std::string& key) const { return path_ + "/" + key; }
 
-  // Each accessor marks the key as known; the *_or forms give a default when absent.
+  // Each accessor marks the key as known; the *_or forms give a default when absent. u64 and
+  // u64_or read settings (counts, sizes, times), which are at most kMaxSetting.
   const nlohmann::json& required(const std::string& key);
   const nlohmann::json* optional(const std::string& key);
   uint64_t u64(const std::string& key);
