@@ -33,7 +33,7 @@ for t in "${targets[@]}"; do
   # New inputs go to $work (kept between runs); findings to $artifacts.
   find "$artifacts" -type f | sort >"$out/$t.before"
   "$bin" "${limits[@]}" -max_total_time="$seconds" -dict="$src/fuzz/json.dict" \
-    -artifact_prefix="$artifacts/" -print_final_stats=1 "$work" "$src/fuzz/corpus/$t" >"$log" 2>&1
+    -artifact_prefix="$artifacts/" -print_final_stats=1 "$work" "$src/fuzz/corpus/$t" "$src/fuzz/regressions/$t" >"$log" 2>&1
   rc=$?
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$')
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$')
