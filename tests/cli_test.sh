@@ -16,6 +16,20 @@ echo '{"name": "x", "duration_ms": 1000, "workload": {"writers": "three"}}' > "$
 expect 2 "bad.json: /workload/writers: expected a non-negative integer" -- "$wtsim" run "$tmp/bad.json"
 echo '{"name": "x", ' > "$tmp/trunc.json"
 expect 2 "trunc.json: not valid JSON" -- "$wtsim" run "$tmp/trunc.json"
+# Inputs found by fuzzing (fuzz/regressions/): each a clean exit 2 naming the file and the problem.
+fz="$src/fuzz/regressions"
+expect 2 "deep_nesting.json: not valid JSON: byte [0-9]*: arrays and objects nested deeper than 100 levels" -- "$wtsim" run "$fz/fuzz_scenario_reader/deep_nesting.json"
+expect 2 "number_overflow.json: not valid JSON: .*number overflow" -- "$wtsim" run "$fz/fuzz_scenario_reader/number_overflow.json"
+expect 2 'nul_in_key.json: /\\u0000: unknown field' -- "$wtsim" run "$fz/fuzz_scenario_reader/nul_in_key.json"
+expect 2 "wraps.json: /swarm/crashes_max: must be at most" -- "$wtsim" run "$fz/fuzz_scenario_reader/swarm_crashes_max_wraps.json"
+expect 2 "memory.json: /swarm/crashes_max: must be at most 1000" -- "$wtsim" run "$fz/fuzz_scenario_reader/swarm_crashes_max_out_of_memory.json"
+expect 2 "ns.json: /node/checkpoint_interval_ms: must be at most 1099511627776" -- "$wtsim" run "$fz/fuzz_scenario_reader/interval_ms_overflows_ns.json"
+expect 2 "/workload/writers: expected a non-negative integer" -- "$wtsim" run "$src/scenarios/smoke.json" --set workload.writers=$'2\xce'
+expect 2 "deep_nesting.json: not valid JSON (truncated or corrupt?): byte" -- "$wtsim" replay "$fz/fuzz_trace_reader/deep_nesting.json"
+expect 2 "deep_nesting.jsonl: line 1: not valid JSON: byte" -- "$wtsim" export "$fz/fuzz_trace_reader/jsonl_deep_nesting.jsonl"
+expect 2 "fault_plan.json: /header/fault_plan: required field is missing" -- "$wtsim" replay "$fz/fuzz_trace_reader/header_without_fault_plan.json"
+expect 0 "# EOF" -- "$wtsim" export "$fz/fuzz_trace_reader/sample_value_not_a_number.json" --format openmetrics
+expect 2 "the report cannot read this trace" -- "$wtsim" report "$fz/fuzz_trace_reader/report_scenario_name_not_a_string.json" -o "$tmp/r.html"
 expect 2 "File does not exist" -- "$wtsim" run "$tmp/missing.json"
 expect 2 "seed" -- "$wtsim" run "$src/scenarios/smoke.json" --seed banana
 expect 2 "" -- "$wtsim" frobnicate
