@@ -30,6 +30,8 @@ expect 2 "deep_nesting.jsonl: line 1: not valid JSON: byte" -- "$wtsim" export "
 expect 2 "fault_plan.json: /header/fault_plan: required field is missing" -- "$wtsim" replay "$fz/fuzz_trace_reader/header_without_fault_plan.json"
 expect 0 "# EOF" -- "$wtsim" export "$fz/fuzz_trace_reader/sample_value_not_a_number.json" --format openmetrics
 expect 2 "the report cannot read this trace" -- "$wtsim" report "$fz/fuzz_trace_reader/report_scenario_name_not_a_string.json" -o "$tmp/r.html"
+expect 2 "string.json: cannot export this trace" -- "$wtsim" export "$fz/fuzz_trace_reader/report_scenario_name_not_a_string.json" --format perfetto -o "$tmp/p.json"
+[ ! -e "$tmp/p.json" ] || fail "a failed export left a file behind"
 expect 2 "File does not exist" -- "$wtsim" run "$tmp/missing.json"
 expect 2 "seed" -- "$wtsim" run "$src/scenarios/smoke.json" --seed banana
 expect 2 "" -- "$wtsim" frobnicate

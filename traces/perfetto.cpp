@@ -1,6 +1,7 @@
 #include "traces/perfetto.h"
 
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -83,9 +84,7 @@ void span(Writer& w, const Phase& p) {
           {"pid", kPid}, {"tid", w.tid(track)}, {"args", std::move(args)}});
 }
 
-}  // namespace
-
-size_t write_perfetto(const nlohmann::json& trace, std::ostream& out) {
+size_t write_events(const nlohmann::json& trace, std::ostream& out) {
   const nlohmann::json& header = trace.at("header");
   Writer w(out);
   const std::string name = header.at("scenario").value("name", std::string("run"));
@@ -110,6 +109,16 @@ size_t write_perfetto(const nlohmann::json& trace, std::ostream& out) {
   return w.finish({{"scenario", name}, {"seed", header.at("seed")}, {"tool_version", header.value("tool_version", "")},
                    {"ok", verdict.value("ok", false)}, {"trace_hash", trace.value("trace_hash", "")},
                    {"time_unit", "microseconds of virtual time"}});
+}
+
+}  // namespace
+
+size_t write_perfetto(const nlohmann::json& trace, std::ostream& out) {
+  try {
+    return write_events(trace, out);
+  } catch (const nlohmann::json::exception& e) {  // a hand-edited trace: a field of another type
+    throw std::invalid_argument(std::string("cannot export this trace (a field missing or of another type): ") + e.what());
+  }
 }
 
 }  // namespace wtsim::traces

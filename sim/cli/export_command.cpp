@@ -13,11 +13,18 @@
 namespace wtsim::cli {
 namespace {
 
-void write_export(const traces::LoadedTrace& trace, const std::string& format, std::ostream& out) {
-  if (format == "perfetto") {
-    traces::write_perfetto(trace.doc, out);
-  } else {
-    out << traces::openmetrics_document(trace.doc);
+// False (with a message) if the exporter cannot read the trace: a hand-edited one is bad input.
+bool write_export(const traces::LoadedTrace& trace, const std::string& format, std::ostream& out) {
+  try {
+    if (format == "perfetto") {
+      traces::write_perfetto(trace.doc, out);
+    } else {
+      out << traces::openmetrics_document(trace.doc);
+    }
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wtsim: %s: %s\n", trace.path.c_str(), e.what());
+    return false;
   }
 }
 
@@ -32,7 +39,7 @@ int export_command(const std::string& trace_path, const std::string& format, con
     return kBadInput;
   }
   if (out_path.empty()) {
-    write_export(trace, format, std::cout);
+    if (!write_export(trace, format, std::cout)) return kBadInput;
     return std::cout.flush() ? 0 : kBadInput;
   }
   // Written beside the target and renamed, so a failed export never leaves half a file.
@@ -43,7 +50,11 @@ int export_command(const std::string& trace_path, const std::string& format, con
       std::fprintf(stderr, "wtsim: %s: cannot open for writing\n", out_path.c_str());
       return kBadInput;
     }
-    write_export(trace, format, out);
+    if (!write_export(trace, format, out)) {
+      out.close();
+      std::remove(tmp.c_str());
+      return kBadInput;
+    }
     if (!out.flush()) {
       std::remove(tmp.c_str());
       std::fprintf(stderr, "wtsim: %s: write failed\n", out_path.c_str());
