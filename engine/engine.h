@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/buggify.h"
 #include "engine/catalog.h"
 #include "engine/commit_observer.h"
 #include "engine/cost_model.h"
@@ -115,6 +116,7 @@ struct EngineEnv {
   std::function<double()> disk_latency_factor;                  // from the fault plan
   std::function<uint64_t(const std::string& file)> file_bytes;  // real sizes on the simulated disk
   CommitObserver* observer = nullptr;
+  sim::Buggify* buggify = nullptr;  // rare-but-legal switches (sim/buggify.h); null outside simulation
 };
 
 class DocumentEngine {

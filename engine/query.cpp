@@ -36,7 +36,9 @@ struct Yielder {
   sim::Simulator* sim = nullptr;
   std::function<void()> release, reacquire;
   sim::Nanos last_ns = 0;
+  sim::Buggify* buggify = nullptr;
   bool due(const ScanStats& s) const {
+    if (sim != nullptr && sim::buggify(buggify, "yield_at_every_work")) return true;
     return sim != nullptr && (s.works % kYieldEveryWorks == 0 || sim->now_ns() - last_ns >= kYieldEveryNs);
   }
 };
@@ -283,7 +285,7 @@ std::vector<std::string> DocumentEngine::target_keys(OperationContext& op, const
   std::optional<HierarchicalLock> lock;
   lock.emplace(locks_, coll.db(), coll.name(), LockMode::kIS, config_.policy);
   Yielder y{env_.sim, [&] { lock.reset(); }, [&] { lock.emplace(locks_, coll.db(), coll.name(), LockMode::kIS, config_.policy); },
-            env_.sim->now_ns()};
+            env_.sim->now_ns(), env_.buggify};
   if ((*ret = op.begin()) != 0) return keys;
   Scan scan(op, coll, plan, filter, y);
   *ret = scan.run([&](const std::string& rkey, const Document&) {
@@ -315,7 +317,7 @@ FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, con
   std::optional<HierarchicalLock> lock;
   lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy);
   Yielder y{env_.sim, [&] { lock.reset(); }, [&] { lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy); },
-            start_ns};
+            start_ns, env_.buggify};
   if ((result.wt_code = op.begin()) != 0) return result;
   Scan scan(op, *coll, plan, req.filter, y);
   const bool early_limit = req.limit > 0 && !plan.sort_in_memory;

@@ -169,6 +169,8 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   int64_t inc_total = 0, size_delta = 0;
   size_t keys_written = 0;
   std::string new_rkey = rkey;
+  // WiredTiger may roll any update back (cache pressure, a conflict it sees first): legal, retried.
+  if (ret == 0 && !coll.padded && sim::buggify(env_.buggify, "spurious_write_conflict")) ret = WT_ROLLBACK;
   if (ret == 0) ret = mutate(current, &next, &inc_total, error);
   *changed = ret == 0 && error->code == 0 && current != next;
   if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current, next, &new_rkey, &size_delta);
@@ -316,7 +318,8 @@ WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string&
     // Up to kInsertGroupMax well-formed documents in one unit of work, as MongoDB 3.6+ does.
     std::vector<Document*> group;
     size_t end = start;
-    for (; end < docs.size() && group.size() < kInsertGroupMax && docs[end].is_object(); ++end) {
+    const size_t group_max = sim::buggify(env_.buggify, "insert_group_of_two") ? 2 : kInsertGroupMax;
+    for (; end < docs.size() && group.size() < group_max && docs[end].is_object(); ++end) {
       if (!docs[end].contains("_id")) docs[end]["_id"] = "oid" + std::to_string(next_object_id_++);
       group.push_back(&docs[end]);
     }

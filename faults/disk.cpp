@@ -110,7 +110,10 @@ int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
     for (const auto& [name, nid] : names_) {
       if (seen.insert(nid).second) used += inode(nid).current.size();
     }
-    if (used + (end - node.current.size()) > capacity_) return ENOSPC;
+    if (used + (end - node.current.size()) > capacity_) {
+      ++enospc_returned_;
+      return ENOSPC;
+    }
   }
   const auto* bytes = static_cast<const uint8_t*>(buf);
   apply_write(node.current, offset, bytes, len);

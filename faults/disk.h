@@ -94,6 +94,7 @@ class Disk {
   uint64_t used_bytes() const;
   void set_capacity(uint64_t bytes);
   uint64_t capacity() const;
+  uint64_t enospc_returned() const { return enospc_returned_; }  // writes refused for space
   std::vector<FileInfo> files() const;  // sorted by name
   // The durable image of a named file (tests, restore checks).
   std::vector<uint8_t> durable_image(const std::string& name) const;
@@ -115,6 +116,7 @@ class Disk {
   std::unordered_map<InodeId, std::unique_ptr<Inode>> inodes_;  // lookup only, never iterated
   InodeId next_id_ = 1;
   uint64_t capacity_ = kUnlimited;
+  uint64_t enospc_returned_ = 0;
   uint64_t syncs_ = 0;
   std::optional<std::string> sync_lies_;  // file-name substring
   bool ghost_ = false;

@@ -77,6 +77,7 @@ void FaultInjector::power_cycled() {
 
 double FaultInjector::latency_factor(sim::Nanos now_ns) const {
   double factor = 1.0;
+  if (!enabled_) return factor;  // faults over (the liveness phase, the final checks)
   for (const Fault& f : plan_.faults) {
     if (f.kind == FaultKind::kLatency && now_ns >= *f.at_ns && now_ns < f.until_ns) factor *= f.factor;
   }

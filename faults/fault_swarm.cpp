@@ -44,7 +44,7 @@ Fault draw_window(FaultKind kind, sim::Rng& rng, sim::Nanos duration_ns) {
   f.at_ns = time_in(rng, duration_ns);
   f.until_ns = *f.at_ns + rng.between(100, 5000) * sim::kNsPerMs;
   f.factor = static_cast<double>(rng.between(2, 50));
-  f.capacity_bytes = static_cast<uint64_t>(rng.between(1, 64)) << 20;
+  f.capacity_bytes = static_cast<uint64_t>(rng.between(1, 8)) << 20;  // small nodes: a window must bite
   return f;
 }
 

@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <thread>
 
 #include "properties/violation.h"
 #include "sim/cli/explore_command.h"
@@ -11,6 +12,9 @@
 #include "sim/cli/run_command.h"
 #include "sim/cli/save_regression_command.h"
 #include "sim/cli/shrink_command.h"
+#include "sim/cli/selftest_command.h"
+#include "selftest/planted_bugs.h"
+#include "properties/coverage.h"
 
 int main(int argc, char** argv) {
   using namespace wtsim;
@@ -28,10 +32,14 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--trace", run.trace_path, "Write the trace to this file (FILE.jsonl: JSON Lines, streamed as the run goes)");
   run_cmd->add_flag("--check-determinism", run.check_determinism, "Run twice and compare the trace hashes (exit 3 on a difference)");
   run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing; use the exit code");
+#ifdef WTSIM_PLANTED_BUGS
+  run_cmd->add_option("--plant", run.plant, "Switch on one planted bug by name (this self-test build only)");
+#endif
 
   CLI::App* props_cmd = app.add_subcommand("properties", "List the properties a verdict can report.");
 
   cli::ExploreOptions explore;
+  explore.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   CLI::App* explore_cmd = app.add_subcommand("explore", "Run many seeds, each in its own process; keep the failing seeds' traces.");
   explore_cmd->add_option("scenario", explore.scenario_path, "Scenario file (JSON)")->required()->check(CLI::ExistingFile);
   explore_cmd->add_option("--seeds", explore.seeds, "Seed range A..B (inclusive)")->capture_default_str();
@@ -39,6 +47,21 @@ int main(int argc, char** argv) {
   explore_cmd->add_option("--shard", explore.shard, "K/N: run only the seeds with seed % N == K - 1")->capture_default_str();
   explore_cmd->add_option("--out", explore.out_dir, "Directory for failing seeds' traces")->capture_default_str();
   explore_cmd->add_option("--set", explore.overrides, "Override a scenario field: path=value; repeatable");
+  explore_cmd->add_option("--time-budget", explore.time_budget_s, "Start no new seed after this many wall seconds (0: no budget)");
+
+  cli::SelftestOptions selftest;
+  selftest.jobs = explore.jobs;
+  selftest.scenarios_dir = WTSIM_SOURCE_DIR;
+  bool selftest_list = false;
+  CLI::App* selftest_cmd = app.add_subcommand("selftest", "Explore seeds against each planted bug (wtsim-planted); report which properties catch them.");
+  selftest_cmd->add_option("--seeds-max", selftest.seeds_max, "Seeds per bug before it counts as escaped")->capture_default_str();
+  selftest_cmd->add_option("--jobs", selftest.jobs, "Runs at once")->capture_default_str();
+  selftest_cmd->add_option("--bug", selftest.bugs, "Only this planted bug; repeatable");
+  selftest_cmd->add_option("--source-dir", selftest.scenarios_dir, "The source tree holding scenarios/")->capture_default_str();
+  selftest_cmd->add_option("--out", selftest.out_dir, "Directory for the catching traces")->capture_default_str();
+  selftest_cmd->add_flag("--list", selftest_list, "List the planted bugs and exit");
+
+  CLI::App* coverage_cmd = app.add_subcommand("coverage", "List the coverage markers a run can reach.");
 
   std::string replay_trace;
   bool replay_quiet = false;
@@ -82,6 +105,15 @@ int main(int argc, char** argv) {
   }
   if (*run_cmd) return cli::run_command(run);
   if (*explore_cmd) return cli::explore_command(explore);
+  if (*selftest_cmd && selftest_list) {
+    for (const auto& b : planted::catalogue()) std::printf("%-27s %s (%s)\n", b.name, b.mistake, b.scenario);
+    return 0;
+  }
+  if (*selftest_cmd) return cli::selftest_command(selftest);
+  if (*coverage_cmd) {
+    for (const auto& m : properties::coverage_catalogue()) std::printf("%-28s %s\n", m.name, m.meaning);
+    return 0;
+  }
   if (*replay_cmd) return cli::replay_command(replay_trace, replay_quiet);
   if (*export_cmd) return cli::export_command(export_trace, export_format, export_out);
   if (*report_cmd) return cli::report_command(report_trace, report_out, report_quiet);

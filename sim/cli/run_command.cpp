@@ -6,6 +6,7 @@
 #include <exception>
 #include <memory>
 
+#include "selftest/planted_bugs.h"
 #include "sim/world/world.h"
 #include "traces/trace_stream.h"
 
@@ -45,6 +46,11 @@ world::ProgressFn progress_line(const std::string& name, uint64_t seed) {
 }  // namespace
 
 int run_command(const RunOptions& o) {
+  if (!o.plant.empty()) {
+    const auto bug = planted::find(o.plant);
+    if (!bug) return std::fprintf(stderr, "wtsim: --plant %s: no such planted bug (see wtsim selftest --list)\n", o.plant.c_str()), kBadInput;
+    planted::enable(*bug);
+  }
   world::Scenario scenario;
   try {
     scenario = world::load_scenario(o.scenario_path, o.overrides);

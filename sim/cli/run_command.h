@@ -15,6 +15,7 @@ struct RunOptions {
   std::string trace_path;  // empty: no trace file
   bool check_determinism = false;
   bool quiet = false;
+  std::string plant;  // wtsim-planted only: the planted bug to switch on
 };
 
 int run_command(const RunOptions& options);

@@ -32,7 +32,6 @@ void World::handle_wt_failure(int code, const std::string& what) {
   trace_->event(sim_.now_ns(), sim_.current().name, "wt_error",
                 {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
   drain_wt_messages();
-  if (code == ENOSPC) reached("enospc_reached");
   // Like MongoDB, which fasserts when a journal flush fails, the engine treats a failed commit,
   // log flush or checkpoint as fatal. Continuing is unsafe: after a failed fsync Linux drops the
   // dirty pages, WiredTiger 3.2.1 carries on, and the hole it leaves in the log makes recovery
@@ -90,7 +89,8 @@ void World::journal_flusher() {
 void World::checkpointer() {
   engine::OperationContext op(node_->conn());
   while (true) {
-    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.checkpoint_interval_ns, end_ns_));
+    const bool soon = buggify_.fire("checkpoint_right_away");  // legal: checkpoints may run any time
+    sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
     const int ret = op.session()->checkpoint(op.session(), nullptr);
     after_wt_call();
@@ -120,7 +120,7 @@ void World::fault_actor() {
   std::stable_sort(timeline.begin(), timeline.end(),
                    [](const Action& a, const Action& b) { return a.at_ns < b.at_ns; });
   for (const Action& a : timeline) {
-    if (a.at_ns >= end_ns_) break;
+    if (a.at_ns >= fault_end_ns_) break;
     sim_.sleep_until(a.at_ns);
     const faults::Fault& f = faults[a.index];
     nlohmann::json details = {{"plan_index", a.index}, {"kind", faults::to_string(f.kind)}};

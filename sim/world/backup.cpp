@@ -43,6 +43,14 @@ class BackupSystem final : public DocSystem {
 
   // Without the sentinel nothing tells a restarted node that a backup was abandoned: its pins stay
   // (until the next backup's pin drops them) and keep old blocks from being reused. Reported.
+  // A backup that was due finishes or is abandoned cleanly (its pins dropped).
+  std::string liveness_pending(int64_t since_ns) const override {
+    const BackupSpec& spec = world_.scenario().backup;
+    const bool due = spec.mode != "none" && world_.sim().now_ns() >= static_cast<sim::Nanos>(spec.start_ms) * sim::kNsPerMs;
+    if (copying_) return "the backup is still copying";
+    return due && !backup_done_ ? "the backup has neither finished nor been abandoned" : "";
+  }
+
   std::vector<std::string> busy_phases() const override {
     std::vector<std::string> phases = DocSystem::busy_phases();
     if (copying_) phases.push_back("backup_copy");
@@ -132,6 +140,7 @@ class BackupSystem final : public DocSystem {
   }
 
   void updater(const std::string& ns, uint64_t docs, uint64_t slowdown) {
+    const ClientScope scope(world_);
     engine::OperationContext op(world_.node().conn());
     sim::Simulator& sim = world_.sim();
     sim::Rng rng = sim::stream(world_.seed(), "workload." + ns + world_.generation_suffix());
@@ -147,6 +156,7 @@ class BackupSystem final : public DocSystem {
   }
 
   void appender() {
+    const ClientScope scope(world_);
     engine::OperationContext op(world_.node().conn());
     sim::Simulator& sim = world_.sim();
     while (sim.now_ns() < world_.end_ns()) {

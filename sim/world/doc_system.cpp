@@ -24,6 +24,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
   env.disk_latency_factor = [this] { return world_.latency_factor(); };
   env.file_bytes = [this](const std::string& file) { return world_.file_bytes(file); };
   env.observer = this;
+  env.buggify = &world_.buggify();
   engine_ = std::make_unique<engine::DocumentEngine>(config, env, conn);
   op_ = std::make_unique<engine::OperationContext>(conn);
   last_n_.clear();
@@ -187,7 +188,8 @@ void DocSystem::ack(uint64_t ticket) {
 
 void DocSystem::check(const engine::WriteResult& r, const char* what) {
   world_.after_wt_call();
-  if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, what);
+  if (r.wt_code != 0) return world_.handle_wt_failure(r.wt_code, what);
+  world_.note_progress();
 }
 
 // Exactly-once $inc: each committed image's counter equals the previous image's plus this

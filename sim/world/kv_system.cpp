@@ -66,6 +66,7 @@ class KvSystem final : public System {
   }
 
   void writer(int index) {
+    const ClientScope scope(world_);
     const WorkloadSpec& w = world_.scenario().workload;
     const engine::CostModel& cost = world_.scenario().cost;
     sim::Simulator& sim = world_.sim();
@@ -98,6 +99,7 @@ class KvSystem final : public System {
         continue;
       }
       model.ack(seq);
+      world_.note_progress();
       ++world_.stats().commits_acked;
       nlohmann::json keys = nlohmann::json::array();
       for (const auto& wr : writes) keys.push_back(wr.value ? wr.key : "-" + wr.key);  // "-": delete

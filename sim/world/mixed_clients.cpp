@@ -29,7 +29,9 @@ class MixedDocSystem final : public DocSystem {
 
  private:
   int create_schema(engine::OperationContext& op) override {
-    int ret = engine_->create_collection(op, kNs);
+    engine::CollectionOptions options;
+    options.padded = world_.scenario().node.record_store == "mmapv1";
+    int ret = engine_->create_collection(op, kNs, options);
     if (ret == 0) ret = engine_->create_index(op, kNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""});
     if (ret == 0) ret = engine_->create_index(op, kNs, {"tags_1", {{"tags", 1}}, false, std::nullopt, ""});
     return ret;
@@ -80,6 +82,7 @@ class MixedDocSystem final : public DocSystem {
   }
 
   void client(int index) {
+    const ClientScope scope(world_);
     engine::OperationContext op(world_.node().conn());
     const WorkloadSpec& w = world_.scenario().workload;
     if (w.total_documents > 0) return bulk_load(index, op);

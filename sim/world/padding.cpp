@@ -26,6 +26,7 @@ class PaddingSystem final : public DocSystem {
   }
 
   void client() {
+    const ClientScope scope(world_);
     const WorkloadSpec& w = world_.scenario().workload;
     engine::OperationContext op(world_.node().conn());
     sim::Rng rng = sim::stream(world_.seed(), "workload.padding" + world_.generation_suffix());

@@ -38,6 +38,7 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
       static_cast<sim::Nanos>(r.u64_or("journal_commit_interval_ms", n.journal_commit_interval_ns / kNsPerMs)) * kNsPerMs;
   n.metrics_interval_ns = static_cast<sim::Nanos>(r.u64_or("metrics_interval_ms", n.metrics_interval_ns / kNsPerMs)) * kNsPerMs;
   n.lock_policy = one_of(r, "lock_policy", n.lock_policy, {"document", "collection"});
+  n.record_store = one_of(r, "record_store", n.record_store, {"wiredtiger", "mmapv1"});
   n.oplog = r.bool_or("oplog", n.oplog);
   n.oplog_max_entries = r.u64_or("oplog_max_entries", n.oplog_max_entries);
   if (n.checkpoint_interval_ns == 0 || n.journal_commit_interval_ns == 0) {
@@ -134,7 +135,34 @@ engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   return c;
 }
 
+// Each knob's extremes must make a valid scenario, or a seed would fail on bad input mid-explore.
+void check_knob_extremes(const nlohmann::json& j, const std::vector<KnobSpec>& knobs, const std::string& origin) {
+  for (const auto& [path, value] : knob_extremes(knobs)) {
+    nlohmann::json one = j;
+    one.erase("knobs");
+    set_field(one, path, value, origin);
+    scenario_from_json(one, origin + " with knob " + path + "=" + value.dump());
+  }
+}
+
 }  // namespace
+
+void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what) {
+  nlohmann::json* node = &j;
+  if (std::count(dotted.begin(), dotted.end(), '.') >= 16) {  // each part may add a nesting level
+    throw std::invalid_argument(what + ": a path of more than 16 parts");
+  }
+  for (size_t start = 0;;) {
+    const size_t dot = dotted.find('.', start);
+    const std::string part = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (node->is_null()) *node = nlohmann::json::object();  // a section the file left out
+    if (!node->is_object()) throw std::invalid_argument(what + ": " + part + " is inside a non-object");
+    node = &(*node)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  *node = std::move(value);
+}
 
 Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) {
   try {
@@ -148,6 +176,9 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
       throw sim::JsonError("/duration_ms", "must be in (0, 7 days]");
     }
     s.duration_ns = static_cast<sim::Nanos>(duration_ms) * kNsPerMs;
+    const uint64_t liveness_ms = r.u64_or("liveness_ms", 0);
+    if (liveness_ms > 24ULL * 3600 * 1000) throw sim::JsonError("/liveness_ms", "must be at most a day");
+    s.liveness_ns = static_cast<sim::Nanos>(liveness_ms) * kNsPerMs;
     if (auto* n = r.optional("node")) s.node = node_from(*n, "/node");
     if (auto* w = r.optional("workload")) s.workload = workload_from(*w, "/workload");
     if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");
@@ -162,7 +193,11 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     }
     if (plan != nullptr) s.fault_plan = faults::plan_from_json(*plan, "/fault_plan");
     if (swarm != nullptr) s.swarm = faults::swarm_from_json(*swarm, "/swarm");
+    if (auto* k = r.optional("knobs")) s.knobs = knobs_from_json(*k);
+    s.buggify = r.bool_or("buggify", false);
+    r.optional("knobs_drawn");  // informational: what a seed drew (trace headers)
     r.reject_unknown();
+    check_knob_extremes(j, s.knobs, origin);
     return s;
   } catch (const sim::JsonError& e) {
     throw std::invalid_argument(origin + ": " + e.what());
@@ -176,21 +211,9 @@ void apply_override(nlohmann::json& j, const std::string& setting, const std::st
   if (eq == std::string::npos || eq == 0) {
     throw std::invalid_argument(origin + ": --set " + setting + ": expected path=value, e.g. node.lock_policy=collection");
   }
-  nlohmann::json* node = &j;
-  std::string path = setting.substr(0, eq);
-  if (std::count(path.begin(), path.end(), '.') >= 16) {  // each part may add a nesting level
-    throw std::invalid_argument(origin + ": --set " + setting + ": a path of more than 16 parts");
-  }
-  for (size_t start = 0;;) {
-    const size_t dot = path.find('.', start);
-    const std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!node->is_object()) throw std::invalid_argument(origin + ": --set " + setting + ": " + part + " is inside a non-object");
-    node = &(*node)[part];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
   const std::string text = setting.substr(eq + 1);
-  *node = nlohmann::json::accept(text) ? sim::parse_json(text, origin + ": --set " + setting) : nlohmann::json(text);
+  nlohmann::json value = nlohmann::json::accept(text) ? sim::parse_json(text, origin + ": --set " + setting) : nlohmann::json(text);
+  set_field(j, setting.substr(0, eq), std::move(value), origin + ": --set " + setting);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "faults/fault_plan.h"
 #include "faults/fault_swarm.h"
 #include "sim/virtual_clock.h"
+#include "sim/world/knobs.h"
 
 namespace wtsim::world {
 
@@ -20,6 +21,7 @@ struct NodeSpec {
   sim::Nanos journal_commit_interval_ns = 100 * sim::kNsPerMs;
   sim::Nanos metrics_interval_ns = sim::kNsPerSec;  // 0: no metrics time series
   std::string lock_policy = "document";             // "document" (WiredTiger) or "collection" (MMAPv1)
+  std::string record_store = "wiredtiger";          // "documents" only: "mmapv1" = padded records
   bool oplog = true;
   uint64_t oplog_max_entries = 100'000;
 };
@@ -68,7 +70,8 @@ struct BackupSpec {
 struct Scenario {
   std::string name;
   std::string description;
-  sim::Nanos duration_ns = 10 * sim::kNsPerSec;
+  sim::Nanos duration_ns = 10 * sim::kNsPerSec;  // the fault phase
+  sim::Nanos liveness_ns = 0;  // > 0: then faults stop and the node must converge within this
   NodeSpec node;
   WorkloadSpec workload;
   TtlSpec ttl;
@@ -76,6 +79,8 @@ struct Scenario {
   engine::CostModel cost;
   std::optional<faults::FaultPlan> fault_plan;  // explicit plan, used as is
   faults::SwarmSpec swarm;                      // otherwise drawn per seed
+  std::vector<KnobSpec> knobs;                  // drawn per seed (knobs.h), before the run
+  bool buggify = false;                         // rare-but-legal engine switches (sim/buggify.h)
   nlohmann::json source;                        // the scenario as read, for the trace header
 };
 
@@ -84,5 +89,8 @@ struct Scenario {
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
 // `origin` names the source in messages (a file name, or "trace header").
 Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin);
+// Sets the field at a dotted path ("node.cache_mb"), creating objects on the way. Throws
+// std::invalid_argument starting with `what` if the path runs through a non-object.
+void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what);
 
 }  // namespace wtsim::world

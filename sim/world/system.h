@@ -39,6 +39,9 @@ class System {
   // What the node is in the middle of right now ("padding_move", "backup_copy", "ttl_pass"): a
   // crash at this instant reaches the marker "crash_during_<phase>".
   virtual std::vector<std::string> busy_phases() const { return {}; }
+  // During the liveness phase (faults over since `since_ns`): what has not converged yet (a TTL
+  // pass not yet run, a backup still copying), or "" once it has.
+  virtual std::string liveness_pending(int64_t since_ns) const { return ""; }
   // Violations the system found itself while running (e.g. a counter that lost an increment).
   virtual std::vector<std::pair<std::string, std::string>> take_findings() { return {}; }
 };

@@ -30,6 +30,13 @@ class TimeSeriesSystem final : public DocSystem {
     spawn_oplog_trimmer(suffix);
   }
 
+  // TTL catches up: a whole pass must start and finish after the faults stopped.
+  std::string liveness_pending(int64_t since_ns) const override {
+    const TtlSpec& ttl = world_.scenario().ttl;
+    if (ttl.mode != "index" || !ttl.monitor_enabled) return "";
+    return last_pass_start_ns_ >= since_ns ? "" : "no complete TTL pass since the faults stopped";
+  }
+
   std::vector<std::string> busy_phases() const override {
     std::vector<std::string> phases = DocSystem::busy_phases();
     if (in_pass_) phases.push_back("ttl_pass");
@@ -63,6 +70,7 @@ class TimeSeriesSystem final : public DocSystem {
   }
 
   void inserter(int index) {
+    const ClientScope scope(world_);
     const WorkloadSpec& w = world_.scenario().workload;
     sim::Simulator& sim = world_.sim();
     engine::OperationContext op(world_.node().conn());
@@ -116,6 +124,7 @@ class TimeSeriesSystem final : public DocSystem {
       world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
                            {{"indexes", r.indexes}, {"deleted", r.deleted}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
       if (ttl.primary && r.wt_code == 0) check_bounded_age(op, start_ms);
+      if (r.wt_code == 0) last_pass_start_ns_ = start_ns;
     }
   }
 
@@ -179,6 +188,7 @@ class TimeSeriesSystem final : public DocSystem {
   }
 
   bool in_pass_ = false;  // the TTL monitor is inside a pass
+  sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
 };
 
 }  // namespace

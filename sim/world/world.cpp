@@ -54,8 +54,9 @@ void enable_planted_bug_of(const nlohmann::json& header, const std::string& orig
                               "\"; replay it with wtsim-planted (the self-test build)");
 }
 
-RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::FaultPlan* plan_override,
+RunResult run_scenario(const Scenario& declared, uint64_t seed, const faults::FaultPlan* plan_override,
                        ProgressFn progress, traces::EventSink* sink) {
+  const Scenario scenario = draw_knobs(declared, seed);  // swarm knobs (knobs.h); the header gets these
   faults::FaultPlan plan;
   if (plan_override != nullptr) {
     plan = *plan_override;
@@ -73,12 +74,14 @@ RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::Fa
 World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, ProgressFn progress)
     : scenario_(scenario),
       seed_(seed),
-      sim_(seed, scenario.duration_ns + kTimeLimitSlackNs),
+      sim_(seed, scenario.duration_ns + scenario.liveness_ns + kTimeLimitSlackNs),
       fault_rng_(sim::stream(seed, "faults")),
+      buggify_(scenario.buggify, seed),
       injector_(std::move(plan)),
       cpu_("cpu", scenario.cost.cpu_cores),
       disk_queue_("disk", 1),
-      end_ns_(scenario.duration_ns),
+      end_ns_(scenario.duration_ns + scenario.liveness_ns),
+      fault_end_ns_(scenario.duration_ns),
       progress_(std::move(progress)) {
   engine::warm_up_wiredtiger_once();  // on the real clock, before the run virtualises it
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, injector_.plan())));
@@ -115,12 +118,15 @@ RunResult World::run() {
   sim::uninstall_wall_clock();
 
   stats_.virtual_ns = sim_.now_ns();
+  reached("enospc_reached", disk_.enospc_returned() > 0 ? 1 : 0);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& v : violations_) list.push_back(properties::to_json(v));
   trace_->set_verdict({{"ok", violations_.empty()},
                        {"outcome", sim::to_string(outcome.kind)},
                        {"violations", list},
                        {"coverage", coverage_},
+                       {"buggify", buggify_.report()},
+                       {"measured", {{"wiredtiger_background_messages", background_messages_}}},
                        {"stats",
                         {{"commits_acked", stats_.commits_acked},
                          {"commits_failed", stats_.commits_failed},
@@ -143,13 +149,16 @@ void World::director() {
     if (node_dead_) break;
     system_->close();
     node_->close_fenced();
+  drain_wt_messages(/*racy=*/true);
+    drain_wt_messages(/*racy=*/true);
   }
   restarting_ = false;
   // Whole virtual seconds, whether or not anyone watches: the schedule must not depend on it.
-  while (sim_.now_ns() < end_ns_) {
-    sim_.sleep_until(std::min(sim_.now_ns() + sim::kNsPerSec, end_ns_));
+  while (sim_.now_ns() < fault_end_ns_) {
+    sim_.sleep_until(std::min(sim_.now_ns() + sim::kNsPerSec, fault_end_ns_));
     if (progress_) progress_(sim_.now_ns(), end_ns_);
   }
+  if (end_ns_ > fault_end_ns_) liveness_phase();
   uint64_t yields = 0;
   while (restarting_ || sim_.live_fibers("node") > 0) {
     sim_.sleep_for(sim::kNsPerMs);
@@ -170,8 +179,10 @@ bool World::start_node() {
   const bool io_error_during_open = drain_fired_faults();
   if (node_->fenced()) reached("crash_during_recovery");
   if (node_->fenced() && ret == 0) return false;  // crashed during recovery: try again
-  if (ret != 0 && io_error_during_open) {
-    // An injected I/O error failed this attempt; an operator would restart the node again.
+  const bool disk_full = disk_.capacity() != faults::Disk::kUnlimited;
+  if (ret != 0 && (io_error_during_open || disk_full)) {
+    // An injected I/O error or a full disk failed this attempt; an operator would restart the node
+    // again (after freeing space).
     trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}});
     return false;
   }
@@ -278,11 +289,14 @@ void World::restarter() {
   drain_wt_messages();
   system_->close();
   node_->close_fenced();
+  drain_wt_messages(/*racy=*/true);
   for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
     sim_.sleep_for(scenario_.cost.restart_ns);
     if (start_node() || node_dead_) break;
     system_->close();
     node_->close_fenced();
+  drain_wt_messages(/*racy=*/true);
+    drain_wt_messages(/*racy=*/true);
   }
   restarting_ = false;
 }
@@ -327,8 +341,23 @@ void World::reached(const std::string& marker, uint64_t times) {
   if (times > 0) coverage_[marker] += times;
 }
 
-void World::drain_wt_messages() {
+// WiredTiger's own threads (eviction, log servers, sweep) and the teardown of a crashed
+// connection print what they see when they see it: those messages are kept, but outside the hash
+// (the verdict's "measured"), like every other value WiredTiger's threads can shift.
+static bool from_background(const std::string& m) {
+  for (const char* who : {"eviction-server", "log-server", "log-wrlsn-server", "log-close-server", "sweep-server",
+                          "checkpoint-server", "__wt_cache_destroy"}) {
+    if (m.find(who) != std::string::npos) return true;
+  }
+  return false;
+}
+
+void World::drain_wt_messages(bool racy) {
   for (std::string& m : node_->take_messages()) {
+    if (racy || from_background(m)) {
+      if (background_messages_.size() < kBackgroundMessagesMax) background_messages_.push_back(std::move(m));
+      continue;
+    }
     trace_->event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
   }
 }

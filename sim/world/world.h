@@ -18,6 +18,7 @@
 #include "faults/fault_injector.h"
 #include "models/kv_model.h"
 #include "properties/violation.h"
+#include "sim/buggify.h"
 #include "sim/scheduler.h"
 #include "sim/sync.h"
 #include "sim/world/node.h"
@@ -60,6 +61,18 @@ RunResult run_scenario(const Scenario& scenario, uint64_t seed,
                        const faults::FaultPlan* plan_override = nullptr, ProgressFn progress = nullptr,
                        traces::EventSink* sink = nullptr);
 
+// Registers the calling fiber as a client for its scope (exceptions included).
+class ClientScope {
+ public:
+  explicit ClientScope(class World& world);
+  ~ClientScope();
+  ClientScope(const ClientScope&) = delete;
+  ClientScope& operator=(const ClientScope&) = delete;
+
+ private:
+  class World& world_;
+};
+
 class World {
  public:
   World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, ProgressFn progress = nullptr);
@@ -71,6 +84,7 @@ class World {
   models::KvModel& model() { return model_; }
   traces::Trace& trace() { return *trace_; }
   sim::Resource& cpu() { return cpu_; }
+  sim::Buggify& buggify() { return buggify_; }
   sim::Resource& disk_queue() { return disk_queue_; }
   Node& node() { return *node_; }
   faults::Disk& disk() { return disk_; }
@@ -78,6 +92,13 @@ class World {
   const Scenario& scenario() const { return scenario_; }
   uint64_t seed() const { return seed_; }
   sim::Nanos end_ns() const { return end_ns_; }
+  // The fault phase ends here; a liveness phase (scenario liveness_ms) may follow until end_ns().
+  sim::Nanos fault_end_ns() const { return fault_end_ns_; }
+  // Client fibers (liveness.cpp): a client registers for its lifetime with a ClientScope and
+  // reports each acknowledged operation; one that makes none during the liveness phase starves.
+  void client_started();
+  void client_finished();
+  void note_progress();
   std::string generation_suffix() const { return ".g" + std::to_string(node_->generation()); }
   double latency_factor() const { return injector_.latency_factor(sim_.now_ns()); }
   uint64_t file_bytes(const std::string& name) const;
@@ -102,8 +123,12 @@ class World {
   void crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause);
   void restarter();
   void final_checks();
+  // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
+  void liveness_phase();
+  std::string liveness_pending() const;
   void check_recovered(const char* when);
-  void drain_wt_messages();
+  // `racy`: printed while a crashed connection was torn down (outside the hash, see world.cpp).
+  void drain_wt_messages(bool racy = false);
   bool drain_fired_faults();  // true if an injected I/O error fired
   bool corruption_injected() const;
   void report_validation(const char* when);
@@ -119,6 +144,7 @@ class World {
   uint64_t seed_;
   sim::Simulator sim_;
   sim::Rng fault_rng_;
+  sim::Buggify buggify_;
   faults::Disk disk_;
   faults::FaultInjector injector_;
   std::unique_ptr<Node> node_;
@@ -128,12 +154,20 @@ class World {
   sim::Resource cpu_;
   sim::Resource disk_queue_;
   std::vector<properties::Violation> violations_;
+  static constexpr size_t kBackgroundMessagesMax = 1000;
+  std::vector<std::string> background_messages_;  // WiredTiger's threads' messages (not hashed)
   std::map<std::string, uint64_t> coverage_;  // marker -> times reached (ordered: deterministic)
   faults::CrashMode last_crash_mode_ = faults::CrashMode::kDropUnsynced;
   RunStats stats_;
   bool restarting_ = false;
   bool node_dead_ = false;  // could not be restarted: the run ends early
   sim::Nanos end_ns_;
+  sim::Nanos fault_end_ns_;
+  struct ClientProgress {
+    sim::Nanos last_ns = -1;  // -1: none yet
+    bool finished = false;
+  };
+  std::map<std::string, ClientProgress> clients_;  // by fiber name (ordered: deterministic reports)
   ProgressFn progress_;
 };
 
