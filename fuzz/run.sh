@@ -24,13 +24,13 @@ echo "fuzz: built in $(( $(date +%s) - start )) s"
 failed=0
 for t in "${targets[@]}"; do
   bin="$out/$t" artifacts="$out/artifacts/$t" work="$out/corpus/$t" log="$out/$t.log"
-  mkdir -p "$artifacts" "$work"
+  rm -rf "$work" && mkdir -p "$artifacts" "$work"  # from the seeds each time: a steady run time
   # Saved findings and seeds, each run once.
   mapfile -t inputs < <(find "$src/fuzz/regressions/$t" "$src/fuzz/corpus/$t" -type f ! -name '.*' | sort)
   if ! "$bin" "${limits[@]}" "${inputs[@]}" >"$log" 2>&1; then
     tail -n 40 "$log"; echo "fuzz: $t FAILED on a saved input (see $log)"; failed=1; continue
   fi
-  # New inputs go to $work (kept between runs); findings to $artifacts.
+  # New inputs go to $work; findings to $artifacts.
   find "$artifacts" -type f | sort >"$out/$t.before"
   "$bin" "${limits[@]}" -max_total_time="$seconds" -dict="$src/fuzz/json.dict" \
     -artifact_prefix="$artifacts/" -print_final_stats=1 "$work" "$src/fuzz/corpus/$t" "$src/fuzz/regressions/$t" >"$log" 2>&1
