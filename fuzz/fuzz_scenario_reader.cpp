@@ -1,6 +1,6 @@
-// libFuzzer target: bytes -> the scenario loader of `wtsim run` (with --set overrides), the fault
-// plan and swarm readers, and the swarm's first use (drawing a plan). Input format: up to
-// kMaxOverrides leading lines "--set path=value", then the scenario file's text.
+// libFuzzer target: bytes -> the scenario loader of `wtsim run` (with --set overrides and knobs),
+// the fault plan and swarm readers, and a run's first use of them (drawing knobs and a plan).
+// Input: up to kMaxOverrides leading lines "--set path=value", then the scenario file's text.
 // A clean rejection is std::invalid_argument with a message naming the file; a crash, a sanitizer
 // report, an assertion or any other exception escaping is a finding.
 #include <cstdint>
@@ -14,6 +14,7 @@
 #include "fuzz/input_file.h"
 #include "sim/json_reader.h"
 #include "sim/random.h"
+#include "sim/world/knobs.h"
 #include "sim/world/scenario.h"
 
 namespace {
@@ -40,14 +41,16 @@ void check_message(const std::invalid_argument& e, const std::string& origin) {
   if (std::string("/: ").find(what.back()) != std::string::npos) std::abort();
 }
 
-// What a run does first with the scenario: use its plan, or draw one per seed from its swarm.
-void use_loaded(const wtsim::world::Scenario& s) {
-  if (s.fault_plan) {
-    (void)wtsim::faults::to_json(*s.fault_plan);
-    return;
-  }
+// What a run does first with the scenario, for a few seeds: draw its knobs, then use its plan or
+// draw one from its swarm.
+void use_loaded(const wtsim::world::Scenario& declared) {
   for (uint64_t seed = 1; seed <= 3; ++seed) {
-    wtsim::sim::Rng rng = wtsim::sim::stream(seed, "faults");
+    const wtsim::world::Scenario s = wtsim::world::draw_knobs(declared, seed);
+    if (s.fault_plan) {
+      (void)wtsim::faults::to_json(*s.fault_plan);
+      continue;
+    }
+    wtsim::sim::Rng rng = wtsim::sim::stream(seed, "fault-plan");  // as world.cpp
     (void)wtsim::faults::to_json(wtsim::faults::draw_plan(s.swarm, rng, s.duration_ns));
   }
 }
