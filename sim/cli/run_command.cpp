@@ -97,4 +97,14 @@ int run_command(const RunOptions& o) {
   return result.ok ? kHeld : kViolated;
 }
 
+bool load_trace_or_complain(const std::string& path, traces::LoadedTrace* out) {
+  try {
+    *out = traces::read_trace(path);
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wtsim: %s\n", e.what());
+    return false;
+  }
+}
+
 }  // namespace wtsim::cli

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "traces/trace_reader.h"
+
 namespace wtsim::cli {
 
 enum ExitCode { kHeld = 0, kViolated = 1, kBadInput = 2, kNondeterministic = 3 };
@@ -19,5 +21,8 @@ struct RunOptions {
 };
 
 int run_command(const RunOptions& options);
+// For the verbs that take a trace: reads and validates it; on a problem prints it (file, path,
+// problem) and returns false, and the verb exits kBadInput.
+bool load_trace_or_complain(const std::string& path, traces::LoadedTrace* out);
 
 }  // namespace wtsim::cli

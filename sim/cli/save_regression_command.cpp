@@ -76,12 +76,7 @@ world::ReplayResult reproduce(const traces::LoadedTrace& trace, const std::strin
 
 int save_regression_command(const SaveRegressionOptions& o) {
   traces::LoadedTrace trace;
-  try {
-    trace = traces::read_trace(o.trace_path);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wtsim: %s\n", e.what());
-    return kBadInput;
-  }
+  if (!load_trace_or_complain(o.trace_path, &trace)) return kBadInput;
   if (!valid_name(o.name)) {
     std::fprintf(stderr, "wtsim: --name %s: expected letters, digits, '_' or '-' (at most %zu)\n", o.name.c_str(), kMaxNameChars);
     return kBadInput;

@@ -54,12 +54,7 @@ void write_trace(const traces::Trace& t, const std::string& path) {
 
 int shrink_command(const ShrinkOptions& o) {
   traces::LoadedTrace trace;
-  try {
-    trace = traces::read_trace(o.trace_path);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wtsim: %s\n", e.what());
-    return kBadInput;
-  }
+  if (!load_trace_or_complain(o.trace_path, &trace)) return kBadInput;
   const nlohmann::json& violations = trace.doc["verdict"].value("violations", nlohmann::json::array());
   if (!violations.is_array() || violations.empty() || !violations[0].contains("property")) {
     std::fprintf(stderr, "wtsim: %s: the trace's verdict has no violation: nothing to shrink\n", o.trace_path.c_str());
