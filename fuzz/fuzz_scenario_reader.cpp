@@ -45,7 +45,12 @@ void check_message(const std::invalid_argument& e, const std::string& origin) {
 // draw one from its swarm.
 void use_loaded(const wtsim::world::Scenario& declared) {
   for (uint64_t seed = 1; seed <= 3; ++seed) {
-    const wtsim::world::Scenario s = wtsim::world::draw_knobs(declared, seed);
+    wtsim::world::Scenario s;
+    try {
+      s = wtsim::world::draw_knobs(declared, seed);
+    } catch (const std::invalid_argument&) {  // values that combine badly: wtsim run exits 2
+      continue;
+    }
     if (s.fault_plan) {
       (void)wtsim::faults::to_json(*s.fault_plan);
       continue;

@@ -58,6 +58,14 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "wtsim: %s\n", e.what());
     return kBadInput;
   }
+  // Knobs are drawn per seed, and values that are valid alone can combine into an invalid
+  // scenario (value_bytes_min above value_bytes_max): bad input, found before the run.
+  try {
+    (void)world::draw_knobs(scenario, o.seed);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wtsim: %s: %s\n", o.scenario_path.c_str(), e.what());
+    return kBadInput;
+  }
   // A .jsonl trace streams as the run goes (nothing kept in memory); opened first, so a bad path
   // fails before the run.
   std::unique_ptr<traces::JsonlTraceWriter> stream;
