@@ -329,7 +329,7 @@ TEST(Scenario, ErrorsNameTheFileTheFieldAndTheProblem) {
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":-5})"),
             "s.json: /duration_ms: expected a non-negative integer, found number -5");
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"workload":{"writers":0}})"),
-            "s.json: /workload/writers: must be in [1, 1000]");
+            "s.json: /workload/writers: must be in [1, 100]");
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"workload":{"durable_fraction":2}})"),
             "s.json: /workload/durable_fraction: expected a fraction in [0, 1], found 2.000000");
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"wrokload":{}})"), "s.json: /wrokload: unknown field");

@@ -73,7 +73,8 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   w.keys_per_txn_max = r.u64_or("keys_per_txn_max", w.keys_per_txn_max);
   w.value_bytes_min = r.u64_or("value_bytes_min", w.value_bytes_min);
   w.value_bytes_max = r.u64_or("value_bytes_max", w.value_bytes_max);
-  if (w.writers < 1 || w.writers > 1000) throw sim::JsonError(r.path_of("writers"), "must be in [1, 1000]");
+  // Each writer holds a WiredTiger session: more than session_max (100) fail at open_session.
+  if (w.writers < 1 || w.writers > 100) throw sim::JsonError(r.path_of("writers"), "must be in [1, 100]");
   if (w.keys < 1) throw sim::JsonError(r.path_of("keys"), "must be at least 1");
   if (w.keys_per_txn_max < 1) throw sim::JsonError(r.path_of("keys_per_txn_max"), "must be at least 1");
   if (w.value_bytes_min > w.value_bytes_max || w.value_bytes_max > (1u << 20)) {
@@ -117,8 +118,9 @@ BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
 engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   engine::CostModel c;
-  c.cpu_cores = static_cast<int>(r.u64_or("cpu_cores", static_cast<uint64_t>(c.cpu_cores)));
-  if (c.cpu_cores < 1 || c.cpu_cores > 256) throw sim::JsonError(r.path_of("cpu_cores"), "must be in [1, 256]");
+  const uint64_t cores = r.u64_or("cpu_cores", static_cast<uint64_t>(c.cpu_cores));  // checked before narrowing
+  if (cores < 1 || cores > 256) throw sim::JsonError(r.path_of("cpu_cores"), "must be in [1, 256]");
+  c.cpu_cores = static_cast<int>(cores);
   auto ns = [&](const char* key, sim::Nanos& field) {
     field = static_cast<sim::Nanos>(r.u64_or(key, static_cast<uint64_t>(field)));
   };
