@@ -26,6 +26,7 @@ expect 2 "memory.json: /swarm/crashes_max: must be at most 1000" -- "$wtsim" run
 expect 2 "ns.json: /node/checkpoint_interval_ms: must be at most 1099511627776" -- "$wtsim" run "$fz/fuzz_scenario_reader/interval_ms_overflows_ns.json"
 expect 2 "invalid.json: x (knobs drawn for seed 3): /workload/value_bytes_max: needs" -- "$wtsim" run "$fz/fuzz_scenario_reader/knobs_combine_invalid.json" --seed 3
 expect 2 "/workload/writers: expected a non-negative integer" -- "$wtsim" run "$src/scenarios/smoke.json" --set workload.writers=$'2\xce'
+expect 2 "/workload/writers: must be in \\[1, 100\\]" -- "$wtsim" run "$src/scenarios/smoke.json" --set workload.writers=101
 expect 2 "deep_nesting.json: not valid JSON (truncated or corrupt?): byte" -- "$wtsim" replay "$fz/fuzz_trace_reader/deep_nesting.json"
 expect 2 "deep_nesting.jsonl: line 1: not valid JSON: byte" -- "$wtsim" export "$fz/fuzz_trace_reader/jsonl_deep_nesting.jsonl"
 expect 2 "fault_plan.json: /header/fault_plan: required field is missing" -- "$wtsim" replay "$fz/fuzz_trace_reader/header_without_fault_plan.json"
