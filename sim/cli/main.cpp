@@ -39,6 +39,7 @@ int main(int argc, char** argv) {
   CLI::App* props_cmd = app.add_subcommand("properties", "List the properties a verdict can report.");
 
   cli::ExploreOptions explore;
+  // The core count only (no thread is started): the default number of run processes at once.
   explore.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   CLI::App* explore_cmd = app.add_subcommand("explore", "Run many seeds, each in its own process; keep the failing seeds' traces.");
   explore_cmd->add_option("scenario", explore.scenario_path, "Scenario file (JSON)")->required()->check(CLI::ExistingFile);
