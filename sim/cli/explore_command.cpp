@@ -105,8 +105,14 @@ void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, cons
   }
   for (const auto& [s, c] : t.outcome) {
     if (c == kHeld) continue;
+    const std::string trace = trace_of(o, s);
+    if (access(trace.c_str(), R_OK) != 0) {  // bad input or a crashed tool wrote none
+      std::printf("  seed %llu: %s, no trace (run it alone: wtsim run %s --seed %llu)\n", static_cast<unsigned long long>(s),
+                  outcome_name(c), o.scenario_path.c_str(), static_cast<unsigned long long>(s));
+      continue;
+    }
     std::printf("  seed %llu: %s, trace %s (replay it with: wtsim replay)\n", static_cast<unsigned long long>(s),
-                outcome_name(c), trace_of(o, s).c_str());
+                outcome_name(c), trace.c_str());
   }
 }
 

@@ -21,11 +21,13 @@ std::string default_report_path(const std::string& trace_path) {
 }
 
 int report_command(const std::string& trace_path, const std::string& out_path, bool quiet) {
+  traces::LoadedTrace trace;
+  if (!load_trace_or_complain(trace_path, &trace)) return kBadInput;
   std::string html;
   try {
-    html = traces::report_html(traces::read_trace(trace_path).doc);
+    html = traces::report_html(trace.doc);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "wtsim: %s\n", e.what());
+    std::fprintf(stderr, "wtsim: %s: cannot make a report of it: %s\n", trace_path.c_str(), e.what());
     return kBadInput;
   }
   const std::string path = out_path.empty() ? default_report_path(trace_path) : out_path;

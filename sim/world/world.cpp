@@ -149,7 +149,6 @@ void World::director() {
     if (node_dead_) break;
     system_->close();
     node_->close_fenced();
-  drain_wt_messages(/*racy=*/true);
     drain_wt_messages(/*racy=*/true);
   }
   restarting_ = false;
@@ -295,7 +294,6 @@ void World::restarter() {
     if (start_node() || node_dead_) break;
     system_->close();
     node_->close_fenced();
-  drain_wt_messages(/*racy=*/true);
     drain_wt_messages(/*racy=*/true);
   }
   restarting_ = false;
