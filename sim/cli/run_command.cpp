@@ -59,9 +59,10 @@ int run_command(const RunOptions& o) {
     return kBadInput;
   }
   // Knobs are drawn per seed, and values that are valid alone can combine into an invalid
-  // scenario (value_bytes_min above value_bytes_max): bad input, found before the run.
+  // scenario (value_bytes_min above value_bytes_max): bad input, found before the run. The run
+  // then gets the drawn scenario (drawing again is a no-op: it has no knobs left).
   try {
-    (void)world::draw_knobs(scenario, o.seed);
+    scenario = world::draw_knobs(scenario, o.seed);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "wtsim: %s: %s\n", o.scenario_path.c_str(), e.what());
     return kBadInput;
