@@ -2,23 +2,26 @@
 // How the world learns the commit order and fate of every document write, at the moment it
 // happens (the model must see commits in WiredTiger's order, which interleaves fibers).
 #include <cstdint>
-#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/document.h"
 
 namespace wtsim::engine {
 
+// One document's write, as views into the writer's data: valid only during before_commit (the
+// observer copies what it keeps). No copies of documents on the write path.
 struct DocWrite {
-  std::string ns;
-  Document id;
-  std::optional<Document> post_image;  // nullopt: the document was deleted
-  int64_t inc_total = 0;               // sum of this write's $inc amounts on field "n" (ledger)
-  std::optional<Document> pre_image;   // the document before the write, if it existed
+  std::string_view ns;
+  const Document* id = nullptr;
+  const Document* post_image = nullptr;  // nullptr: the document was deleted
+  std::string_view post_bson;            // the post image's BSON bytes as stored (empty: deleted)
+  int64_t inc_total = 0;                 // sum of this write's $inc amounts on field "n" (ledger)
+  const Document* pre_image = nullptr;   // the document before the write, if it existed
   // A TTL monitor delete: the indexed field and the index's expireAfterSeconds as stored (the
   // checker derives the bound itself, from the time of the delete: never trust the engine's).
-  std::string ttl_field;
+  std::string_view ttl_field;
   double ttl_expire_after_s = 0;
 };
 

@@ -190,10 +190,16 @@ class DocumentEngine {
   int write_attempt(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                     const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets, WriteError* error,
                     bool* changed);
+  // A write's record bytes, encoded once: the next image's BSON (record, oplog, model and cost
+  // all use it) and the current record's stored size.
+  struct RecordBytes {
+    std::vector<uint8_t> next;
+    size_t current_stored = 0;
+  };
   // Writes (or removes) the record; for a padded collection the record may move: *new_rkey.
   int apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                    const std::optional<Document>& current, const std::optional<Document>& next,
-                   std::string* new_rkey, int64_t* size_delta);
+                   const RecordBytes& bytes, std::string* new_rkey, int64_t* size_delta);
   // Index maintenance: only the keys that change, or, when the record moved, every key.
   int apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& old_rkey,
                     const std::string& new_rkey, const std::optional<Document>& before,
@@ -201,8 +207,9 @@ class DocumentEngine {
   LockPolicy policy_for(const CollectionSpec& coll) const {
     return coll.padded ? LockPolicy::kCollection : config_.policy;  // MMAPv1 collections: collection locks
   }
+  // after_bson: the new image's bytes; nullptr for a delete.
   int write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                  const std::optional<Document>& after);
+                  const std::vector<uint8_t>* after_bson);
   void pay_write_cost(size_t bytes, size_t documents);
   void backoff_after_conflict(int attempt);
   void reuse_first_read(std::optional<Document>* current);  // a planted bug (selftest/)

@@ -210,4 +210,10 @@ Document record_document(const CollectionSpec& coll, const void* data, size_t si
   return coll.padded ? padded::decode(data, size) : from_bson(static_cast<const uint8_t*>(data), size);
 }
 
+std::string_view record_bson(const CollectionSpec& coll, const void* data, size_t size) {
+  const size_t header = coll.padded ? 4 : 0;
+  assert(size >= header);
+  return {static_cast<const char*>(data) + header, size - header};
+}
+
 }  // namespace wtsim::engine

@@ -43,5 +43,7 @@ Document decode(const void* data, size_t size, uint32_t* record_bytes = nullptr)
 
 // The document in a record store value, for either kind of collection.
 Document record_document(const CollectionSpec& coll, const void* data, size_t size);
+// The document's BSON bytes in a record store value (no decoding).
+std::string_view record_bson(const CollectionSpec& coll, const void* data, size_t size);
 
 }  // namespace wtsim::engine

@@ -5,6 +5,7 @@
 
 #include <cassert>
 
+#include "engine/bson.h"
 #include "engine/engine.h"
 #include "selftest/planted_bugs.h"
 #include "engine/index_keys.h"
@@ -15,8 +16,9 @@
 namespace wtsim::engine {
 namespace {
 
+// The record at `rkey`, decoded, and its stored size in bytes.
 std::optional<Document> read_current(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                                     int* ret) {
+                                     int* ret, size_t* stored_bytes = nullptr) {
   WT_CURSOR* c = op.cursor(coll.table, ret);
   if (c == nullptr) return std::nullopt;
   WT_ITEM key = item_of(rkey);
@@ -30,7 +32,12 @@ std::optional<Document> read_current(OperationContext& op, const CollectionSpec&
   WT_ITEM value;
   *ret = c->get_value(c, &value);
   if (*ret != 0) return std::nullopt;
+  if (stored_bytes != nullptr) *stored_bytes = value.size;
   return record_document(coll, value.data, value.size);
+}
+
+std::string_view view_of(const std::vector<uint8_t>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
 }  // namespace
@@ -43,9 +50,9 @@ const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op,
 
 int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                                  const std::optional<Document>& current, const std::optional<Document>& next,
-                                 std::string* new_rkey, int64_t* size_delta) {
+                                 const RecordBytes& bytes, std::string* new_rkey, int64_t* size_delta) {
   *new_rkey = rkey;
-  const std::vector<uint8_t> bson = next ? to_bson(*next) : std::vector<uint8_t>{};
+  const std::vector<uint8_t>& bson = bytes.next;
   if (coll.padded) {  // sizes count netLength: the allocated record, padding included
     MmapAllocator& alloc = allocators_[coll.ns];
     constexpr uint32_t kHeader = MmapAllocator::kRecordHeaderBytes;
@@ -64,7 +71,7 @@ int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& col
     *size_delta = (new_bytes > 0 ? int64_t{new_bytes} - kHeader : 0) - (old_bytes > 0 ? int64_t{old_bytes} - kHeader : 0);
     return ret;
   }
-  *size_delta = static_cast<int64_t>(bson.size()) - static_cast<int64_t>(current ? bson_size(*current) : 0);
+  *size_delta = static_cast<int64_t>(bson.size()) - static_cast<int64_t>(current ? bytes.current_stored : 0);
   int ret = 0;
   WT_CURSOR* c = op.cursor(coll.table, &ret);
   if (c == nullptr) return ret;
@@ -119,16 +126,27 @@ int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& co
   return 0;
 }
 
+// The entry {ns, o, op, ts} (nlohmann's key order), built around the document's own bytes.
 int DocumentEngine::write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                                const std::optional<Document>& after) {
+                                const std::vector<uint8_t>* after_bson) {
   if (!config_.oplog) return 0;
   int ret = 0;
   WT_CURSOR* c = op.cursor(kOplogUri, &ret);
   if (c == nullptr) return ret;
   const int64_t ts = static_cast<int64_t>(oplog_next_ts_++);
-  Document entry = {{"ts", ts}, {"ns", coll.ns}, {"op", after ? "u" : "d"}};
-  entry["o"] = after ? *after : Document{{"rkey", rkey.size()}};
-  const std::vector<uint8_t> bson = to_bson(entry);
+  std::vector<uint8_t> deleted;
+  if (after_bson == nullptr) {
+    BsonBuilder o;
+    o.add_int("rkey", static_cast<int64_t>(rkey.size()));
+    deleted = std::move(o).finish();
+  }
+  const std::vector<uint8_t>& o = after_bson != nullptr ? *after_bson : deleted;
+  BsonBuilder entry;
+  entry.add_string("ns", coll.ns);
+  entry.add_document("o", o.data(), o.size());
+  entry.add_string("op", after_bson != nullptr ? "u" : "d");
+  entry.add_int("ts", ts);
+  const std::vector<uint8_t> bson = std::move(entry).finish();
   WT_ITEM value{};
   value.data = bson.data();
   value.size = bson.size();
@@ -163,7 +181,8 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   MmapAllocator* alloc = coll.padded ? &allocators_[coll.ns] : nullptr;
   if (alloc != nullptr) alloc->begin();
   // An empty key: a new document of a padded collection (its _id index checks uniqueness).
-  std::optional<Document> current = rkey.empty() ? std::nullopt : read_current(op, coll, rkey, &ret);
+  RecordBytes bytes;
+  std::optional<Document> current = rkey.empty() ? std::nullopt : read_current(op, coll, rkey, &ret, &bytes.current_stored);
   if (planted::active(planted::Bug::kRetryUsesStaleDocument)) reuse_first_read(&current);
   std::optional<Document> next;
   int64_t inc_total = 0, size_delta = 0;
@@ -173,13 +192,14 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (ret == 0 && !coll.padded && sim::buggify(env_.buggify, "spurious_write_conflict")) ret = WT_ROLLBACK;
   if (ret == 0) ret = mutate(current, &next, &inc_total, error);
   *changed = ret == 0 && error->code == 0 && current != next;
-  if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current, next, &new_rkey, &size_delta);
+  if (ret == 0 && *changed && next) bytes.next = to_bson(*next);
+  if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current, next, bytes, &new_rkey, &size_delta);
   moving_ = current && next && new_rkey != rkey;
   if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, new_rkey, current, next, error, &keys_written);
-  if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next);
+  if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next ? &bytes.next : nullptr);
   const bool moved = current && next && new_rkey != rkey;
   if (ret == 0 && *changed && error->code == 0) {
-    pay_write_cost(next ? bson_size(*next) : rkey.size(), 1);
+    pay_write_cost(next ? bytes.next.size() : rkey.size(), 1);
     env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(keys_written) + (moved ? config_.cost.move_ns : 0));
   }
   if (ret != 0 || error->code != 0 || !*changed) {
@@ -188,7 +208,8 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
     moving_ = false;
     return ret;
   }
-  DocWrite write{coll.ns, (next ? *next : *current).at("_id"), next, inc_total, current, "", 0};
+  DocWrite write{coll.ns, &(next ? *next : *current).at("_id"), next ? &*next : nullptr,
+                 next ? view_of(bytes.next) : std::string_view(), inc_total, current ? &*current : nullptr, {}, 0};
   if (ttl_index_ != nullptr) {
     write.ttl_field = ttl_index_->fields.front().first;
     write.ttl_expire_after_s = ttl_index_->expire_after_seconds->get<double>();
@@ -247,9 +268,11 @@ int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionS
   int ret = op.begin();
   size_t bytes = 0;
   std::vector<DocWrite> writes;
+  std::vector<RecordBytes> encoded(group.size());  // sized once: the writes view into it
   for (size_t i = 0; ret == 0 && i < group.size() && !*fallback; ++i) {
     const Document& doc = *group[i];
     const std::string rkey = record_key(doc["_id"]);
+    encoded[i].next = to_bson(doc);
     WriteError error;
     if (read_current(op, coll, rkey, &ret) || ret != 0) {
       *fallback = ret == 0;  // a duplicate _id: one at a time reports it precisely
@@ -257,13 +280,13 @@ int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionS
     }
     std::string new_rkey;
     int64_t size_delta = 0;
-    if ((ret = apply_record(op, coll, rkey, std::nullopt, doc, &new_rkey, &size_delta)) == 0) {
+    if ((ret = apply_record(op, coll, rkey, std::nullopt, doc, encoded[i], &new_rkey, &size_delta)) == 0) {
       ret = apply_indexes(op, coll, rkey, rkey, std::nullopt, doc, &error);
     }
     if (ret == 0 && error.code != 0) *fallback = true;
-    if (ret == 0 && !*fallback) ret = write_oplog(op, coll, rkey, doc);
-    bytes += bson_size(doc);
-    writes.push_back(DocWrite{coll.ns, doc["_id"], doc, 0, std::nullopt, "", 0});
+    if (ret == 0 && !*fallback) ret = write_oplog(op, coll, rkey, &encoded[i].next);
+    bytes += encoded[i].next.size();
+    writes.push_back(DocWrite{coll.ns, &doc.at("_id"), &doc, view_of(encoded[i].next), 0, nullptr, {}, 0});
   }
   if (ret == 0 && !*fallback) pay_write_cost(bytes, group.size());
   if (ret != 0 || *fallback) {

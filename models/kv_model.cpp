@@ -7,14 +7,17 @@
 namespace wtsim::models {
 namespace {
 
-std::string render(const Value& v) { return v ? "\"" + v->substr(0, 24) + "\"" : "absent"; }
-
 Value lookup(const KvState& state, const std::string& key) {
   auto it = state.find(key);
   return it == state.end() ? Value{} : Value{it->second};
 }
 
 }  // namespace
+
+std::string KvModel::render(const Value& v) const {
+  if (!v) return "absent";
+  return renderer_ ? renderer_(*v) : "\"" + v->substr(0, 24) + "\"";
+}
 
 std::string KvModel::make_value(uint64_t seq, size_t bytes) {
   std::string v = std::to_string(seq) + ":";

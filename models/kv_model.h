@@ -10,9 +10,11 @@
 // After recovery, the recovered state must be the state after some prefix C >= D of the commit
 // history, in which each in-doubt commit is wholly present or wholly absent (the pending-bit idea
 // of RocksDB's db_stress, extended to non-durable writes whose losses must form a suffix).
-// Keys and values are opaque strings: the document workload uses "ns|_id" and the document's JSON.
+// Keys and values are opaque strings: the document workload uses "ns|_id" and the document's BSON
+// bytes (with a renderer that shows them as JSON in reports).
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -72,6 +74,9 @@ class KvModel {
   void crashed();
 
   RecoveryCheck check(const KvState& recovered) const;
+  // How values appear in mismatch reports (default: the first 24 characters, quoted).
+  using Renderer = std::function<std::string(const std::string& value)>;
+  void set_renderer(Renderer renderer) { renderer_ = std::move(renderer); }
   // After a check: the recovered state becomes the new base and the history is cleared.
   void rebase(const KvState& recovered);
   // Folds the oldest commits into the base while they are settled (acknowledged and at or below
@@ -92,6 +97,7 @@ class KvModel {
 
  private:
   static void apply_to(KvState& state, const CommitRecord& r);
+  std::string render(const Value& v) const;
   const CommitRecord& record(uint64_t seq) const;
   CommitRecord& record(uint64_t seq);
 
@@ -102,6 +108,7 @@ class KvModel {
   std::map<std::string, std::deque<uint64_t>> writes_by_key_;  // key -> seqs, ascending
   uint64_t last_acked_ = 0;
   uint64_t durable_point_ = 0;
+  Renderer renderer_;
 };
 
 }  // namespace wtsim::models

@@ -349,8 +349,7 @@ class BackupSystem final : public DocSystem {
       while ((ret = c->next(c)) == 0) {
         WT_ITEM value;
         c->get_value(c, &value);
-        const engine::Document d = engine::record_document(coll, value.data, value.size);
-        (*out)[ns + "|" + d.at("_id").dump()] = d.dump();
+        put_record(out, coll, value.data, value.size);
       }
       if (ret != WT_NOTFOUND) return ret;
       ret = 0;

@@ -2,15 +2,43 @@
 
 #include <wiredtiger.h>
 
+#include "engine/bson.h"
 #include "engine/padded_store.h"
 #include "properties/padded_properties.h"
 
 namespace wtsim::world {
 
 constexpr size_t kMaxFindingsKept = 8;
+constexpr size_t kRenderedCharsMax = 160;
+
+// A record as the model holds it: key "ns|<_id as JSON>", value the document's BSON bytes (no
+// decoding but the _id; a record the field reader cannot parse is decoded whole).
+void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size) {
+  const std::string_view bson = engine::record_bson(coll, data, size);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(bson.data());
+  std::optional<engine::Document> id = engine::bson_field(bytes, bson.size(), "_id");
+  if (!id) id = engine::record_document(coll, data, size).at("_id");
+  (*state)[DocSystem::model_key(coll.ns, *id)] = std::string(bson);
+}
+
+namespace {
+
+// Model values are BSON bytes: reports show them as JSON.
+std::string render_bson(const std::string& value) {
+  std::string json;
+  try {
+    json = engine::from_bson(reinterpret_cast<const uint8_t*>(value.data()), value.size()).dump();
+  } catch (const nlohmann::json::exception&) {
+    json = "<" + std::to_string(value.size()) + " bytes, not BSON>";
+  }
+  return json.size() > kRenderedCharsMax ? json.substr(0, kRenderedCharsMax) + "..." : json;
+}
+
+}  // namespace
 
 int DocSystem::open(WT_CONNECTION* conn) {
   close();
+  world_.model().set_renderer(render_bson);
   engine::EngineConfig config;
   config.policy = world_.scenario().node.lock_policy == "collection" ? engine::LockPolicy::kCollection
                                                                      : engine::LockPolicy::kDocument;
@@ -44,8 +72,7 @@ int DocSystem::read_state(WT_CONNECTION* conn, models::KvState* out) {
     while ((ret = c->next(c)) == 0) {
       WT_ITEM value;
       c->get_value(c, &value);
-      const engine::Document doc = engine::record_document(coll, value.data, value.size);
-      (*out)[model_key(ns, doc.at("_id"))] = doc.dump();
+      put_record(out, coll, value.data, value.size);
     }
     if (ret != WT_NOTFOUND) return ret;
   }
@@ -147,16 +174,16 @@ void DocSystem::finding(const std::string& property, const std::string& detail) 
 uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, bool durable) {
   std::vector<models::KvWrite> kv;
   for (const engine::DocWrite& w : writes) {
-    const std::string key = model_key(w.ns, w.id);
+    const std::string key = model_key(w.ns, *w.id);
     check_increment(key, w);
     if (!w.ttl_field.empty()) check_ttl_delete(w);
-    kv.push_back({key, w.post_image ? models::Value{w.post_image->dump()} : std::nullopt});
+    kv.push_back({key, w.post_image != nullptr ? models::Value{std::string(w.post_bson)} : std::nullopt});
   }
   const uint64_t seq = world_.model().begin_commit(std::move(kv), durable);
   durable_[seq] = durable;
   const engine::DocWrite& first = writes.front();
-  nlohmann::json details = {{"seq", seq}, {"ns", first.ns}, {"id", first.id}, {"durable", durable},
-                            {"op", !first.ttl_field.empty() ? "ttl_delete" : first.post_image ? "write" : "delete"}};
+  nlohmann::json details = {{"seq", seq}, {"ns", first.ns}, {"id", *first.id}, {"durable", durable},
+                            {"op", !first.ttl_field.empty() ? "ttl_delete" : first.post_image != nullptr ? "write" : "delete"}};
   if (writes.size() > 1) details["documents"] = writes.size();
   world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "commit", std::move(details));
   return seq;
@@ -195,7 +222,7 @@ void DocSystem::check(const engine::WriteResult& r, const char* what) {
 // Exactly-once $inc: each committed image's counter equals the previous image's plus this
 // write's increments (a lost update shows as two images with the same counter).
 void DocSystem::check_increment(const std::string& key, const engine::DocWrite& w) {
-  const engine::Document* n = w.post_image && w.post_image->contains("n") ? &w.post_image->at("n") : nullptr;
+  const engine::Document* n = w.post_image != nullptr && w.post_image->contains("n") ? &w.post_image->at("n") : nullptr;
   auto last = last_n_.find(key);
   if (w.inc_total != 0 && last != last_n_.end() && n != nullptr && n->is_number_integer() &&
       n->get<int64_t>() != last->second + w.inc_total) {
@@ -212,7 +239,7 @@ void DocSystem::check_increment(const std::string& key, const engine::DocWrite& 
 // TTL safety: the monitor deletes only documents whose indexed field holds a Date (or an array
 // with one) strictly below the bound of its pass.
 void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
-  const engine::Document* v = w.pre_image ? engine::get_path(*w.pre_image, w.ttl_field) : nullptr;
+  const engine::Document* v = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
   const int64_t bound_ms = engine_->now_ms() - static_cast<int64_t>(w.ttl_expire_after_s * 1000.0);
   bool expired = false;
   if (v != nullptr && engine::is_date(*v)) expired = engine::date_ms(*v) < bound_ms;
@@ -220,7 +247,7 @@ void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
     for (const engine::Document& e : *v) expired = expired || (engine::is_date(e) && engine::date_ms(e) < bound_ms);
   }
   if (!expired) {
-    finding("ttl_safety", w.ns + " " + w.id.dump() + ": deleted with " + w.ttl_field + " = " +
+    finding("ttl_safety", std::string(w.ns) + " " + w.id->dump() + ": deleted with " + std::string(w.ttl_field) + " = " +
                               (v != nullptr ? v->dump() : "missing") + ", bound " + std::to_string(bound_ms));
   }
 }

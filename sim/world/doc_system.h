@@ -39,6 +39,10 @@ class DocSystem : public System, public engine::CommitObserver {
   std::vector<std::string> busy_phases() const override;
 
   uint64_t before_commit(const std::vector<engine::DocWrite>& writes, bool durable) override;
+
+  static std::string model_key(std::string_view ns, const engine::Document& id) {
+    return std::string(ns) + "|" + id.dump();
+  }
   void after_commit(uint64_t ticket, int ret) override;
   void after_flush(const std::vector<uint64_t>& tickets, int ret) override;
 
@@ -55,7 +59,6 @@ class DocSystem : public System, public engine::CommitObserver {
   std::unique_ptr<engine::DocumentEngine> engine_;
 
  private:
-  static std::string model_key(const std::string& ns, const engine::Document& id) { return ns + "|" + id.dump(); }
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);
   void check_ttl_delete(const engine::DocWrite& w);
@@ -66,6 +69,9 @@ class DocSystem : public System, public engine::CommitObserver {
   std::map<std::string, int64_t> last_n_;  // key -> counter of the last committed image
   std::vector<std::pair<std::string, std::string>> findings_;
 };
+
+// Adds a record-store value to a model state (read_state, restore checks).
+void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size);
 
 std::unique_ptr<System> make_mixed_doc_system(World& world);
 std::unique_ptr<System> make_time_series_system(World& world);
