@@ -9,14 +9,13 @@
 namespace wtsim::faults {
 namespace {
 
-void apply_write(std::vector<uint8_t>& image, uint64_t offset, const uint8_t* data, size_t len) {
-  if (image.size() < offset + len) image.resize(offset + len, 0);
-  std::memcpy(image.data() + offset, data, len);
+void apply_write(FileImage& image, uint64_t offset, const uint8_t* data, size_t len) {
+  image.write(offset, data, len);
 }
 
-void apply_op(std::vector<uint8_t>& image, const PendingOp& op) {
+void apply_op(FileImage& image, const PendingOp& op) {
   if (op.truncate) {
-    image.resize(op.offset, 0);
+    image.resize(op.offset);
   } else {
     apply_write(image, op.offset, op.data.data(), op.data.size());
   }
@@ -96,7 +95,7 @@ int Disk::read(InodeId id, uint64_t offset, size_t len, void* buf) const {
   std::lock_guard lock(mu_);
   const Inode& node = inode(id);
   if (offset + len > node.current.size()) return EIO;  // a short read is an error to WiredTiger
-  std::memcpy(buf, node.current.data() + offset, len);
+  node.current.read(offset, len, buf);
   return 0;
 }
 
@@ -125,7 +124,7 @@ int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
 int Disk::truncate(InodeId id, uint64_t size) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);
-  node.current.resize(size, 0);
+  node.current.resize(size);
   if (ghost_) return 0;
   node.pending.push_back(PendingOp{true, size, {}});
   return 0;
@@ -141,8 +140,11 @@ void Disk::sync(InodeId id) {
   Inode& node = inode(id);
   ++syncs_;
   if (ghost_ || (sync_lies_ && lies_about(id))) return;
-  // Replaying the list is far cheaper than copying the whole image at every sync.
-  for (const PendingOp& op : node.pending) apply_op(node.durable, op);
+  if (node.diverged) {
+    for (const PendingOp& op : node.pending) apply_op(node.durable, op);
+  } else {
+    node.durable = node.current;  // shares every chunk: durable + pending == current
+  }
   node.pending.clear();
 }
 
@@ -160,7 +162,9 @@ bool Disk::lies_about(InodeId id) const {
 
 void Disk::drop_dirty(InodeId id) {
   std::lock_guard lock(mu_);
-  inode(id).pending.clear();
+  Inode& node = inode(id);
+  node.pending.clear();
+  node.diverged = true;
 }
 
 std::unique_ptr<Disk> Disk::clone_visible() const {
@@ -230,6 +234,7 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
   }
   node.pending.clear();
   node.current = node.durable;
+  node.diverged = false;
   report.durable_bytes = node.durable.size();
 }
 
@@ -263,8 +268,10 @@ bool Disk::flip_bit(const std::string& name, uint64_t offset, int bit) {
   Inode& node = inode(it->second);
   if (node.durable.empty()) return false;
   offset %= node.durable.size();
-  node.durable[offset] ^= static_cast<uint8_t>(1u << (bit & 7));
-  if (offset < node.current.size()) node.current[offset] ^= static_cast<uint8_t>(1u << (bit & 7));
+  const auto mask = static_cast<uint8_t>(1u << (bit & 7));
+  node.durable.flip_bit(offset, mask);
+  if (offset < node.current.size()) node.current.flip_bit(offset, mask);
+  if (!node.pending.empty()) node.diverged = true;  // a pending write may cover the flipped bit
   return true;
 }
 
@@ -303,13 +310,13 @@ std::vector<FileInfo> Disk::files() const {
 std::vector<uint8_t> Disk::durable_image(const std::string& name) const {
   std::lock_guard lock(mu_);
   auto it = durable_names_.find(name);
-  return it == durable_names_.end() ? std::vector<uint8_t>{} : inode(it->second).durable;
+  return it == durable_names_.end() ? std::vector<uint8_t>{} : inode(it->second).durable.bytes();
 }
 
 std::vector<uint8_t> Disk::visible_image(const std::string& name) const {
   std::lock_guard lock(mu_);
   auto it = names_.find(name);
-  return it == names_.end() ? std::vector<uint8_t>{} : inode(it->second).current;
+  return it == names_.end() ? std::vector<uint8_t>{} : inode(it->second).current.bytes();
 }
 
 }  // namespace wtsim::faults

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "faults/crash_mode.h"
+#include "faults/file_image.h"
 #include "sim/random.h"
 
 namespace wtsim::faults {
@@ -30,9 +31,13 @@ struct PendingOp {
 
 struct Inode {
   InodeId id = 0;
-  std::vector<uint8_t> durable;  // what survives a crash
-  std::vector<uint8_t> current;  // what reads see (durable + pending)
+  FileImage durable;  // what survives a crash
+  FileImage current;  // what reads see
   std::vector<PendingOp> pending;
+  // current != durable + pending: dirty pages were dropped (a failed fsync) or a bit flipped
+  // under pending writes. Until the next crash, a sync must replay pending onto durable instead
+  // of sharing current's chunks.
+  bool diverged = false;
 };
 
 // What a crash kept of one file's unsynced writes.

@@ -1,0 +1,39 @@
+#pragma once
+// The bytes of one simulated file, in fixed-size chunks shared copy-on-write between images: a
+// file's durable image and its visible one share every chunk not written since the last sync,
+// a fenced connection's ghost copy shares everything until it writes, and growing a file never
+// moves what is already there. A chunk never written (or zeroed by a truncate) takes no memory.
+// Not thread-safe by itself: the Disk's lock guards every image (copies included).
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace wtsim::faults {
+
+class FileImage {
+ public:
+  static constexpr size_t kChunkBytes = size_t{64} << 10;
+
+  uint64_t size() const { return size_bytes_; }
+  bool empty() const { return size_bytes_ == 0; }
+  // Requires offset + len <= size().
+  void read(uint64_t offset, size_t len, void* buf) const;
+  // Grows the file (with zeros) when the write ends past it.
+  void write(uint64_t offset, const void* data, size_t len);
+  // Shrinks, or grows with zeros.
+  void resize(uint64_t size_bytes);
+  void flip_bit(uint64_t offset, uint8_t mask);
+  std::vector<uint8_t> bytes() const;
+
+ private:
+  using Chunk = std::array<uint8_t, kChunkBytes>;
+  // The chunk at `index`, made private to this image (allocated, or copied if shared).
+  uint8_t* writable(size_t index);
+
+  // Invariant: bytes of the last chunk beyond size_bytes_ are zero, so growth reads zeros.
+  std::vector<std::shared_ptr<Chunk>> chunks_;  // nullptr: all zeros
+  uint64_t size_bytes_ = 0;
+};
+
+}  // namespace wtsim::faults
