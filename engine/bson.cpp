@@ -1,5 +1,6 @@
 #include "engine/bson.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <limits>
@@ -74,31 +75,32 @@ std::vector<uint8_t> BsonBuilder::finish() && {
   return std::move(bytes_);
 }
 
-std::optional<Document> bson_field(const uint8_t* data, size_t size, std::string_view name) {
+std::optional<Document> bson_project(const uint8_t* data, size_t size, const std::vector<std::string>& names) {
   if (size < 5 || le32(data) != size || data[size - 1] != 0) return std::nullopt;
+  std::vector<uint8_t> picked(kLengthBytes);  // the chosen elements, as a document of their own
   size_t pos = kLengthBytes;
   while (pos < size - 1) {
     const size_t element = pos;
     const uint8_t type = data[pos++];
-    const void* nul = std::memchr(data + pos, 0, size - pos);
+    const void* nul = std::memchr(data + pos, 0, size - 1 - pos);
     if (nul == nullptr) return std::nullopt;
     const std::string_view field(reinterpret_cast<const char*>(data + pos), static_cast<const uint8_t*>(nul) - (data + pos));
     pos += field.size() + 1;
-    const std::optional<size_t> value = value_bytes(type, data + pos, size - pos - 1);
+    const std::optional<size_t> value = value_bytes(type, data + pos, size - 1 - pos);
     if (!value) return std::nullopt;
-    const size_t n = *value;
-    if (field == name) {  // decode just this element, wrapped in a document of its own
-      BsonBuilder one;
-      std::vector<uint8_t> bytes = std::move(one).finish();
-      bytes.insert(bytes.begin() + kLengthBytes, data + element, data + pos + n);
-      const auto total = static_cast<uint32_t>(bytes.size());
-      std::memcpy(bytes.data(), &total, sizeof total);
-      Document d = from_bson(bytes.data(), bytes.size());
-      return d.at(std::string(name));
+    pos += *value;
+    if (std::find(names.begin(), names.end(), field) != names.end()) {
+      picked.insert(picked.end(), data + element, data + pos);
     }
-    pos += n;
   }
-  return std::nullopt;
+  picked.push_back(0);
+  const auto total = static_cast<uint32_t>(picked.size());
+  std::memcpy(picked.data(), &total, sizeof total);
+  try {
+    return from_bson(picked.data(), picked.size());
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;  // a damaged value inside a well-framed element
+  }
 }
 
 }  // namespace wtsim::engine

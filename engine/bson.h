@@ -1,10 +1,11 @@
 #pragma once
 // BSON bytes without a JSON tree: a builder that writes elements in the caller's order (the oplog
-// entry wraps a document's bytes as they are), and a reader of one top-level field (a record's
-// _id without decoding the whole record). Both follow nlohmann::json's BSON encoding, so their
+// entry wraps a document's bytes as they are), and a projection reader that decodes only some
+// top-level fields (a record's _id, or the fields its indexes need, without the whole record). Both follow nlohmann::json's BSON encoding, so their
 // bytes equal what Document::to_bson would give for the same fields in the same order.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -29,8 +30,9 @@ class BsonBuilder {
   std::vector<uint8_t> bytes_;
 };
 
-// The value of top-level field `name`, or nullopt when absent or the bytes are not well-formed
-// BSON of the types the engine writes.
-std::optional<Document> bson_field(const uint8_t* data, size_t size, std::string_view name);
+// The document holding only the top-level fields in `names` that are present (the rest of the
+// bytes are skipped, not decoded), or nullopt when the bytes are not well-formed BSON of the
+// types the engine writes: the caller then decodes the whole document.
+std::optional<Document> bson_project(const uint8_t* data, size_t size, const std::vector<std::string>& names);
 
 }  // namespace wtsim::engine

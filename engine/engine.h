@@ -185,11 +185,14 @@ class DocumentEngine {
                                      int64_t* inc_total, WriteError* error)>;
   // One document's unit of work with locks, write-conflict retries and cost. Returns WiredTiger's
   // code; engine errors (duplicate key, ...) come back in *error with 0.
+  // `view_fields`: a delete whose mutation reads only these top-level fields (and whose indexes
+  // need no others) passes them, and the current document is decoded only that far.
   int write_one(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, const Mutation& mutate,
-                bool durable, std::vector<uint64_t>& tickets, WriteError* error, bool* changed);
+                bool durable, std::vector<uint64_t>& tickets, WriteError* error, bool* changed,
+                const std::vector<std::string>* view_fields = nullptr);
   int write_attempt(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                     const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets, WriteError* error,
-                    bool* changed);
+                    bool* changed, const std::vector<std::string>* view_fields);
   // A write's record bytes, encoded once: the next image's BSON (record, oplog, model and cost
   // all use it) and the current record's stored size.
   struct RecordBytes {

@@ -6,6 +6,14 @@
 
 namespace wtsim::engine {
 
+std::vector<std::string> indexed_fields(const CollectionSpec& coll) {
+  std::vector<std::string> fields = {"_id"};
+  for (const IndexSpec& spec : coll.indexes) {
+    for (const auto& [path, direction] : spec.fields) fields.push_back(path.substr(0, path.find('.')));
+  }
+  return fields;
+}
+
 std::set<std::string> index_keys(const IndexSpec& spec, const Document& doc) {
   static const Document kNull = nullptr;
   std::vector<const Document*> values;

@@ -12,6 +12,10 @@ namespace wtsim::engine {
 
 std::set<std::string> index_keys(const IndexSpec& spec, const Document& doc);
 
+// _id and the top-level fields the collection's indexes read (a dotted path needs its first
+// part): a document holding just these gives every index key the whole document gives.
+std::vector<std::string> indexed_fields(const CollectionSpec& coll);
+
 // The entry stored in the index table: unique indexes key on the values alone (so WiredTiger sees
 // two writers of one value as a write conflict), others append the record key.
 std::string index_entry_key(const IndexSpec& spec, const std::string& key, const std::string& rkey);

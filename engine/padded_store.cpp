@@ -1,5 +1,7 @@
 #include "engine/padded_store.h"
 
+#include "engine/bson.h"
+
 #include <cassert>
 #include <cstring>
 
@@ -208,6 +210,13 @@ namespace wtsim::engine {
 
 Document record_document(const CollectionSpec& coll, const void* data, size_t size) {
   return coll.padded ? padded::decode(data, size) : from_bson(static_cast<const uint8_t*>(data), size);
+}
+
+Document record_view(const CollectionSpec& coll, const void* data, size_t size, const std::vector<std::string>* fields) {
+  if (fields == nullptr) return record_document(coll, data, size);
+  const std::string_view bson = record_bson(coll, data, size);
+  std::optional<Document> view = bson_project(reinterpret_cast<const uint8_t*>(bson.data()), bson.size(), *fields);
+  return view ? std::move(*view) : record_document(coll, data, size);
 }
 
 std::string_view record_bson(const CollectionSpec& coll, const void* data, size_t size) {

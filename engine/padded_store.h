@@ -43,6 +43,9 @@ Document decode(const void* data, size_t size, uint32_t* record_bytes = nullptr)
 
 // The document in a record store value, for either kind of collection.
 Document record_document(const CollectionSpec& coll, const void* data, size_t size);
+// Only the top-level `fields` of the document (all of it if `fields` is null or the bytes are
+// damaged): the writes and checks that need a few fields skip decoding the rest.
+Document record_view(const CollectionSpec& coll, const void* data, size_t size, const std::vector<std::string>* fields);
 // The document's BSON bytes in a record store value (no decoding).
 std::string_view record_bson(const CollectionSpec& coll, const void* data, size_t size);
 

@@ -1,10 +1,13 @@
 // The TTL monitor's pass (MongoDB 3.0 ttl.cpp): which indexes qualify, the bound, and the
 // deletes, which go through the ordinary delete path (oplog entries, locks, write-conflict
 // retries, yields) but count in metrics.ttl instead of opcounters and metrics.document.
+#include <algorithm>
+#include <cassert>
 #include <limits>
 
 #include "engine/engine.h"
 #include "selftest/planted_bugs.h"
+#include "engine/index_keys.h"
 #include "engine/update_ops.h"
 
 namespace wtsim::engine {
@@ -26,12 +29,17 @@ uint64_t DocumentEngine::delete_expired(OperationContext& op, const CollectionSp
     if (current && !matches(*current, filter)) *next = current;  // changed since the scan saw it
     return 0;
   };
+  // The mutation reads the indexed field only; the indexes (with _id's) name every field needed.
+  const std::vector<std::string> view_fields = indexed_fields(coll);
+  const std::string& path = index.fields.front().first;
+  assert(std::count(view_fields.begin(), view_fields.end(), path.substr(0, path.find('.'))) > 0);
+  assert(std::count(view_fields.begin(), view_fields.end(), "_id") > 0);
   uint64_t deleted = 0;
   std::vector<uint64_t> no_tickets;
   for (const std::string& rkey : keys) {
     WriteError error;
     bool changed = false;
-    *ret = write_one(op, coll, rkey, erase, /*durable=*/false, no_tickets, &error, &changed);
+    *ret = write_one(op, coll, rkey, erase, /*durable=*/false, no_tickets, &error, &changed, &view_fields);
     if (*ret != 0) break;
     deleted += changed ? 1 : 0;
   }

@@ -28,6 +28,7 @@ ValidateResult DocumentEngine::validate(OperationContext& op, const std::string&
   if (op.begin() != 0) return report(r, "cannot begin a transaction"), r;
   // Expected entries per index, from the records.
   std::vector<std::set<std::string>> expected(coll->indexes.size());
+  const std::vector<std::string> fields = indexed_fields(*coll);
   int ret = 0;
   WT_CURSOR* c = op.cursor(coll->table, &ret);
   while (c != nullptr && (ret = c->next(c)) == 0) {
@@ -35,7 +36,7 @@ ValidateResult DocumentEngine::validate(OperationContext& op, const std::string&
     c->get_key(c, &key);
     c->get_value(c, &value);
     const std::string rkey = string_of(key);
-    const Document doc = record_document(*coll, value.data, value.size);
+    const Document doc = record_view(*coll, value.data, value.size, &fields);
     ++r.records;
     for (size_t i = 0; i < coll->indexes.size(); ++i) {
       for (const std::string& k : index_keys(coll->indexes[i], doc)) {

@@ -17,8 +17,10 @@ namespace wtsim::engine {
 namespace {
 
 // The record at `rkey`, decoded, and its stored size in bytes.
+// With `fields`, only those top-level fields are decoded (see record_view).
 std::optional<Document> read_current(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                                     int* ret, size_t* stored_bytes = nullptr) {
+                                     int* ret, size_t* stored_bytes = nullptr,
+                                     const std::vector<std::string>* fields = nullptr) {
   WT_CURSOR* c = op.cursor(coll.table, ret);
   if (c == nullptr) return std::nullopt;
   WT_ITEM key = item_of(rkey);
@@ -33,7 +35,7 @@ std::optional<Document> read_current(OperationContext& op, const CollectionSpec&
   *ret = c->get_value(c, &value);
   if (*ret != 0) return std::nullopt;
   if (stored_bytes != nullptr) *stored_bytes = value.size;
-  return record_document(coll, value.data, value.size);
+  return record_view(coll, value.data, value.size, fields);
 }
 
 std::string_view view_of(const std::vector<uint8_t>& bytes) {
@@ -174,7 +176,7 @@ void DocumentEngine::backoff_after_conflict(int attempt) {
 
 int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                                   const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets,
-                                  WriteError* error, bool* changed) {
+                                  WriteError* error, bool* changed, const std::vector<std::string>* view_fields) {
   HierarchicalLock lock(locks_, coll.db(), coll.name(), LockMode::kIX, policy_for(coll));
   int ret = op.begin();
   if (ret != 0) return ret;
@@ -182,7 +184,7 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (alloc != nullptr) alloc->begin();
   // An empty key: a new document of a padded collection (its _id index checks uniqueness).
   RecordBytes bytes;
-  std::optional<Document> current = rkey.empty() ? std::nullopt : read_current(op, coll, rkey, &ret, &bytes.current_stored);
+  std::optional<Document> current = rkey.empty() ? std::nullopt : read_current(op, coll, rkey, &ret, &bytes.current_stored, view_fields);
   if (planted::active(planted::Bug::kRetryUsesStaleDocument)) reuse_first_read(&current);
   std::optional<Document> next;
   int64_t inc_total = 0, size_delta = 0;
@@ -239,11 +241,11 @@ void DocumentEngine::reuse_first_read(std::optional<Document>* current) {
 
 int DocumentEngine::write_one(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                               const Mutation& mutate, bool durable, std::vector<uint64_t>& tickets, WriteError* error,
-                              bool* changed) {
+                              bool* changed, const std::vector<std::string>* view_fields) {
   planted_first_read_.reset();
   for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
     *error = WriteError{};
-    const int ret = write_attempt(op, coll, rkey, mutate, durable, tickets, error, changed);
+    const int ret = write_attempt(op, coll, rkey, mutate, durable, tickets, error, changed, view_fields);
     if (ret != WT_ROLLBACK) return ret;
     ++metrics_.write_conflicts;  // WriteConflictException: abandon the snapshot and retry
     backoff_after_conflict(attempt);

@@ -86,7 +86,7 @@ void KvModel::compact() {
       }
       auto it = writes_by_key_.find(w.key);
       if (it != writes_by_key_.end() && !it->second.empty() && it->second.front() == r.seq) {
-        it->second.pop_front();
+        it->second.erase(it->second.begin());
         if (it->second.empty()) writes_by_key_.erase(it);
       }
     }

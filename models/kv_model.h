@@ -18,6 +18,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace wtsim::models {
@@ -105,7 +106,9 @@ class KvModel {
   uint64_t base_seq_ = 0;  // commits <= base_seq_ are folded into base_
   uint64_t next_seq_ = 1;
   std::deque<CommitRecord> history_;  // seq base_seq_+1 .. next_seq_-1
-  std::map<std::string, std::deque<uint64_t>> writes_by_key_;  // key -> seqs, ascending
+  // key -> seqs, ascending (usually one or two: a vector, not a deque's 512-byte blocks). Looked
+  // up only, never iterated: a hash map cannot leak its order into output.
+  std::unordered_map<std::string, std::vector<uint64_t>> writes_by_key_;
   uint64_t last_acked_ = 0;
   uint64_t durable_point_ = 0;
   Renderer renderer_;

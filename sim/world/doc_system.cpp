@@ -16,9 +16,10 @@ constexpr size_t kRenderedCharsMax = 160;
 void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size) {
   const std::string_view bson = engine::record_bson(coll, data, size);
   const auto* bytes = reinterpret_cast<const uint8_t*>(bson.data());
-  std::optional<engine::Document> id = engine::bson_field(bytes, bson.size(), "_id");
-  if (!id) id = engine::record_document(coll, data, size).at("_id");
-  (*state)[DocSystem::model_key(coll.ns, *id)] = std::string(bson);
+  static const std::vector<std::string> kId = {"_id"};
+  std::optional<engine::Document> id = engine::bson_project(bytes, bson.size(), kId);
+  if (!id) id = engine::record_document(coll, data, size);
+  (*state)[DocSystem::model_key(coll.ns, id->value("_id", engine::Document()))] = std::string(bson);
 }
 
 namespace {

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Runs one scenario twice in separate processes and fails unless both print the same trace hash.
+# Usage: same_hash_test.sh WTSIM SCENARIO SEED [--set k=v ...]
+# For runs whose virtual time once depended on WiredTiger's background threads (the full-length
+# backup_release: its copy time follows file sizes, which background eviction used to change).
+set -eu
+wtsim=$1 scenario=$2 seed=$3
+shift 3
+first=$("$wtsim" run "$scenario" --seed "$seed" "$@" | grep -o 'trace hash [0-9a-f]*')
+second=$("$wtsim" run "$scenario" --seed "$seed" "$@" | grep -o 'trace hash [0-9a-f]*')
+echo "run 1: $first"
+echo "run 2: $second"
+[ -n "$first" ] && [ "$first" = "$second" ]
