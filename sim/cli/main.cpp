@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "properties/violation.h"
+#include "sim/allocator_tuning.h"
 #include "sim/cli/explore_command.h"
 #include "sim/cli/export_command.h"
 #include "sim/cli/replay_command.h"
@@ -18,6 +19,7 @@
 
 int main(int argc, char** argv) {
   using namespace wtsim;
+  sim::tune_allocator_or_reexec(argv);
   CLI::App app{"wtsim: deterministic simulation and fault injection for a document engine on WiredTiger.\n"
                "Exit codes: 0 all properties held, 1 a property was violated, 2 bad usage or input, "
                "3 nondeterminism detected."};
