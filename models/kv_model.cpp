@@ -7,10 +7,17 @@
 namespace wtsim::models {
 namespace {
 
-Value lookup(const KvState& state, const std::string& key) {
+// The value of `key` in `state`, or nullptr: no copy.
+const std::string* find(const KvState& state, const std::string& key) {
   auto it = state.find(key);
-  return it == state.end() ? Value{} : Value{it->second};
+  return it == state.end() ? nullptr : &it->second;
 }
+
+bool same(const std::string* a, const std::string* b) {
+  return a == nullptr || b == nullptr ? a == b : *a == *b;
+}
+
+bool same(const Value& a, const std::string* b) { return same(a ? &*a : nullptr, b); }
 
 }  // namespace
 
@@ -73,13 +80,13 @@ void KvModel::flush_returned(uint64_t covered_seq) {
 
 void KvModel::compact() {
   while (!history_.empty()) {
-    const CommitRecord& r = history_.front();
+    CommitRecord& r = history_.front();
     const bool settled = (r.fate == CommitFate::kAcked && r.seq <= durable_point_) || r.fate == CommitFate::kAborted;
     if (!settled) break;
-    for (const KvWrite& w : r.writes) {
+    for (KvWrite& w : r.writes) {
       if (r.fate == CommitFate::kAcked) {
         if (w.value) {
-          base_[w.key] = *w.value;
+          base_[w.key] = std::move(*w.value);  // the record goes: its value moves to the base
         } else {
           base_.erase(w.key);
         }
@@ -110,13 +117,14 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
   std::set<uint64_t> seen_commits;
   std::vector<Mismatch> phantoms;
   for (const auto& [key, value] : recovered) {
+    if (same(find(base_, key), &value)) continue;  // the most permissive reading
     // The oldest commit that wrote exactly this value (values need not carry their commit).
     std::optional<uint64_t> seq;
     bool aborted_only = false;
     if (auto it = writes_by_key_.find(key); it != writes_by_key_.end()) {
       for (uint64_t s : it->second) {
         for (const KvWrite& w : record(s).writes) {
-          if (w.key != key || w.value != Value{value}) continue;
+          if (w.key != key || !same(w.value, &value)) continue;
           if (record(s).fate == CommitFate::kAborted) {
             aborted_only = !seq.has_value();
           } else if (!seq) {
@@ -126,7 +134,6 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
         if (seq) break;
       }
     }
-    if (lookup(base_, key) == Value{value}) continue;  // the most permissive reading
     if (seq) {
       cut = std::max(cut, *seq);
       seen_commits.insert(*seq);
@@ -136,39 +143,35 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
       phantoms.push_back({key, "a value some commit wrote", render(value) + " (never written)"});
     }
   }
-  // 2. The expected state at that cut: base plus every included commit (acked, or in doubt and
-  //    seen), whole.
-  std::map<std::string, Value> expected;
-  for (const auto& [key, value] : base_) expected[key] = value;
+  // 2. The expected state at that cut: the base plus every included commit (acked, or in doubt
+  //    and seen), whole. The commits go into an overlay; the base is never copied.
+  std::map<std::string, Value> overlay;
   size_t next = 0;
   for (; next < history_.size() && history_[next].seq <= cut; ++next) {
     const CommitRecord& r = history_[next];
     if (r.fate != CommitFate::kAcked && seen_commits.count(r.seq) == 0) continue;
-    for (const KvWrite& w : r.writes) expected[w.key] = w.value;
+    for (const KvWrite& w : r.writes) overlay[w.key] = w.value;
   }
-  for (const auto& [key, value] : recovered) expected.try_emplace(key, Value{});
-  std::set<std::string> differ;
-  for (const auto& [key, value] : expected) {
-    if (lookup(recovered, key) != value) differ.insert(key);
-  }
+  std::set<std::string> differ = differing_keys(overlay, recovered);
   std::vector<Mismatch> at_lower_cut;
   for (const std::string& key : differ) {
     if (at_lower_cut.size() == kMaxMismatchesReported) break;
-    at_lower_cut.push_back({key, render(expected[key]), render(lookup(recovered, key))});
+    const std::string* found = find(recovered, key);
+    at_lower_cut.push_back({key, render(expected_value(overlay, key)), render(found ? Value{*found} : Value{})});
   }
   // 3. Later commits leave no value behind when they only delete (or their values were deleted
   //    again): move the cut forward while that explains the state.
   for (; !differ.empty() && phantoms.empty() && next < history_.size(); ++next) {
     const CommitRecord& r = history_[next];
     if (r.fate == CommitFate::kAborted) continue;
-    auto differs_after = [&](const KvWrite& w) { return lookup(recovered, w.key) != w.value; };
+    auto differs_after = [&](const KvWrite& w) { return !same(w.value, find(recovered, w.key)); };
     if (r.fate != CommitFate::kAcked) {  // in doubt: include it only if that explains more
       size_t worse = 0;
       for (const KvWrite& w : r.writes) worse += differs_after(w) && differ.count(w.key) == 0 ? 1 : 0;
       if (worse > 0) continue;
     }
     for (const KvWrite& w : r.writes) {
-      expected[w.key] = w.value;
+      overlay[w.key] = w.value;
       if (differs_after(w)) {
         differ.insert(w.key);
       } else {
@@ -193,8 +196,36 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
   return out;
 }
 
-void KvModel::rebase(const KvState& recovered) {
-  base_ = recovered;
+Value KvModel::expected_value(const std::map<std::string, Value>& overlay, const std::string& key) const {
+  if (auto it = overlay.find(key); it != overlay.end()) return it->second;
+  const std::string* v = find(base_, key);
+  return v != nullptr ? Value{*v} : Value{};
+}
+
+// The keys whose recovered value is not base-plus-overlay: one merge walk over the two sorted
+// states, then the overlay's keys that neither holds.
+std::set<std::string> KvModel::differing_keys(const std::map<std::string, Value>& overlay, const KvState& recovered) const {
+  std::set<std::string> differ;
+  auto b = base_.begin();
+  auto r = recovered.begin();
+  while (b != base_.end() || r != recovered.end()) {
+    const bool take_b = b != base_.end() && (r == recovered.end() || b->first <= r->first);
+    const bool take_r = r != recovered.end() && (b == base_.end() || r->first <= b->first);
+    const std::string& key = take_b ? b->first : r->first;
+    const std::string* expected = take_b ? &b->second : nullptr;
+    if (auto o = overlay.find(key); o != overlay.end()) expected = o->second ? &*o->second : nullptr;
+    if (!same(expected, take_r ? &r->second : nullptr)) differ.insert(key);
+    if (take_b) ++b;
+    if (take_r) ++r;
+  }
+  for (const auto& [key, value] : overlay) {
+    if (value && base_.count(key) == 0 && recovered.count(key) == 0) differ.insert(key);
+  }
+  return differ;
+}
+
+void KvModel::rebase(KvState recovered) {
+  base_ = std::move(recovered);
   base_seq_ = next_seq_ - 1;
   history_.clear();
   writes_by_key_.clear();

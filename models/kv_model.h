@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -79,7 +80,7 @@ class KvModel {
   using Renderer = std::function<std::string(const std::string& value)>;
   void set_renderer(Renderer renderer) { renderer_ = std::move(renderer); }
   // After a check: the recovered state becomes the new base and the history is cleared.
-  void rebase(const KvState& recovered);
+  void rebase(KvState recovered);
   // Folds the oldest commits into the base while they are settled (acknowledged and at or below
   // the durable point, or aborted): no crash can change them any more. Keeps a long run's memory
   // bounded by the live data plus the unsettled tail. Runs by itself as the history grows.
@@ -99,6 +100,8 @@ class KvModel {
  private:
   static void apply_to(KvState& state, const CommitRecord& r);
   std::string render(const Value& v) const;
+  Value expected_value(const std::map<std::string, Value>& overlay, const std::string& key) const;
+  std::set<std::string> differing_keys(const std::map<std::string, Value>& overlay, const KvState& recovered) const;
   const CommitRecord& record(uint64_t seq) const;
   CommitRecord& record(uint64_t seq);
 

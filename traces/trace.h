@@ -44,6 +44,14 @@ class EventSink {
   virtual void event(const nlohmann::json& e) = 0;
 };
 
+// Keeps nothing: a run whose trace is not written still hashes every event (with no limit on
+// their number, as a streamed trace does) without holding them in memory.
+class HashOnlySink : public EventSink {
+ public:
+  void header(const nlohmann::json&) override {}
+  void event(const nlohmann::json&) override {}
+};
+
 class Trace {
  public:
   static constexpr size_t kMaxEvents = 2'000'000;  // beyond this, events are counted, not kept

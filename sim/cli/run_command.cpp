@@ -76,8 +76,13 @@ int run_command(const RunOptions& o) {
     std::fprintf(stderr, "wtsim: %s\n", e.what());
     return kBadInput;
   }
+  // Without a trace file nothing is kept: every event is hashed as it goes (a streamed trace's
+  // hash, whatever the number of events).
+  traces::HashOnlySink hash_only;
+  traces::EventSink* sink = stream ? static_cast<traces::EventSink*>(stream.get()) : nullptr;
+  if (o.trace_path.empty()) sink = &hash_only;
   world::RunResult result = world::run_scenario(
-      scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed), stream.get());
+      scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed), sink);
   const std::string hash = result.trace->hash();
   if (!o.trace_path.empty()) {
     try {
@@ -94,7 +99,8 @@ int run_command(const RunOptions& o) {
   if (!o.quiet) print_verdict(scenario, o.seed, result, hash);
   if (!o.trace_path.empty() && !o.quiet) std::printf("trace written to %s\n", o.trace_path.c_str());
   if (o.check_determinism) {
-    world::RunResult again = world::run_scenario(scenario, o.seed);
+    traces::HashOnlySink again_sink;  // the second run hashes in the first run's form
+    world::RunResult again = world::run_scenario(scenario, o.seed, nullptr, nullptr, sink != nullptr ? &again_sink : nullptr);
     const std::string hash2 = again.trace->hash();
     if (hash2 != hash) {
       std::fprintf(stderr, "wtsim: NONDETERMINISM: seed %llu gave trace hash %s, then %s\n",

@@ -239,7 +239,7 @@ void World::check_recovered(const char* when) {
   for (auto& v : found) {
     violation(corruption_injected() ? "corruption_detected_or_harmless" : v.property, v.detail);
   }
-  model_.rebase(state);
+  model_.rebase(std::move(state));
   report_validation(when);
 }
 
@@ -315,7 +315,7 @@ void World::final_checks() {
   drain_wt_messages();
   if (closed != 0) violation("final_state_matches", std::string("clean close: ") + wiredtiger_strerror(closed));
   // A clean shutdown must reopen to exactly the same state.
-  model_.rebase(state);
+  model_.rebase(std::move(state));
   if (node_->open() != 0) {
     violation(corruption_injected() ? "corruption_detected_or_harmless" : "recovery_succeeds",
               "reopen after clean shutdown failed");
