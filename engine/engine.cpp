@@ -118,7 +118,7 @@ int DocumentEngine::create_index(OperationContext& op, const std::string& ns, In
   for (size_t i = 0; ret == 0 && i < docs.size(); ++i) {
     WriteError error;
     const auto& [rkey, doc] = docs[i];
-    ret = apply_indexes(op, only_new, rkey, rkey, std::nullopt, doc, &error);
+    ret = apply_indexes(op, only_new, rkey, rkey, nullptr, &doc, &error);
     if (ret == 0 && error.code != 0) ret = error.code;
   }
   if (ret == 0) ret = catalog_.save(s, coll);
@@ -180,23 +180,30 @@ int DocumentEngine::save_catalog_durably(OperationContext& op, const CollectionS
   return op.flush_log();  // DDL is durable before it is acknowledged
 }
 
+// A range truncate, as MongoDB's oplog truncation does: one positioning, then a walk (keys need
+// not exist: an aborted writer leaves a hole), and no per-entry cursor remove calls.
 int DocumentEngine::trim_oplog(OperationContext& op) {
   if (!config_.oplog || oplog_next_ts_ - oplog_first_ts_ <= config_.oplog_max_entries) return 0;
   const uint64_t keep_from = oplog_next_ts_ - config_.oplog_max_entries;
-  int ret = 0;
-  WT_CURSOR* c = op.cursor(kOplogUri, &ret);
-  if (c == nullptr) return ret;
-  if ((ret = op.begin()) != 0) return ret;
-  for (uint64_t ts = oplog_first_ts_; ret == 0 && ts < keep_from; ++ts) {
-    c->set_key(c, static_cast<int64_t>(ts));
-    ret = c->remove(c);
-    if (ret == WT_NOTFOUND) ret = 0;  // an aborted writer's hole
+  WT_SESSION* s = op.session();
+  WT_CURSOR* start = nullptr;
+  WT_CURSOR* stop = nullptr;
+  int ret = s->open_cursor(s, kOplogUri, nullptr, nullptr, &start);
+  if (ret == 0) ret = s->open_cursor(s, kOplogUri, nullptr, nullptr, &stop);
+  if (ret == 0) ret = op.begin();
+  if (ret == 0) {
+    start->set_key(start, static_cast<int64_t>(oplog_first_ts_));
+    stop->set_key(stop, static_cast<int64_t>(keep_from - 1));
+    ret = s->truncate(s, nullptr, start, stop, nullptr);
+    if (ret == 0) {
+      ret = op.commit();
+    } else {
+      op.rollback();
+    }
   }
-  if (ret == 0) ret = op.commit();
-  if (ret != 0) {
-    op.rollback();
-    return ret == WT_ROLLBACK ? 0 : ret;  // a conflict: the next round trims
-  }
+  if (stop != nullptr) stop->close(stop);
+  if (start != nullptr) start->close(start);
+  if (ret != 0) return ret == WT_ROLLBACK ? 0 : ret;  // a conflict: the next round trims
   oplog_first_ts_ = keep_from;
   return 0;
 }

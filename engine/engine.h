@@ -200,13 +200,14 @@ class DocumentEngine {
     size_t current_stored = 0;
   };
   // Writes (or removes) the record; for a padded collection the record may move: *new_rkey.
+  // Documents by pointer (nullptr: absent), never copied.
   int apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                   const std::optional<Document>& current, const std::optional<Document>& next,
-                   const RecordBytes& bytes, std::string* new_rkey, int64_t* size_delta);
+                   const Document* current, const Document* next, const RecordBytes& bytes,
+                   std::string* new_rkey, int64_t* size_delta);
   // Index maintenance: only the keys that change, or, when the record moved, every key.
   int apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& old_rkey,
-                    const std::string& new_rkey, const std::optional<Document>& before,
-                    const std::optional<Document>& after, WriteError* error, size_t* keys_written = nullptr);
+                    const std::string& new_rkey, const Document* before, const Document* after,
+                    WriteError* error, size_t* keys_written = nullptr);
   LockPolicy policy_for(const CollectionSpec& coll) const {
     return coll.padded ? LockPolicy::kCollection : config_.policy;  // MMAPv1 collections: collection locks
   }

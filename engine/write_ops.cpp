@@ -51,8 +51,8 @@ const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op,
 }
 
 int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
-                                 const std::optional<Document>& current, const std::optional<Document>& next,
-                                 const RecordBytes& bytes, std::string* new_rkey, int64_t* size_delta) {
+                                 const Document* current, const Document* next, const RecordBytes& bytes,
+                                 std::string* new_rkey, int64_t* size_delta) {
   *new_rkey = rkey;
   const std::vector<uint8_t>& bson = bytes.next;
   if (coll.padded) {  // sizes count netLength: the allocated record, padding included
@@ -88,8 +88,8 @@ int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& col
 }
 
 int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& coll, const std::string& old_rkey,
-                                  const std::string& new_rkey, const std::optional<Document>& before,
-                                  const std::optional<Document>& after, WriteError* error, size_t* keys_written) {
+                                  const std::string& new_rkey, const Document* before, const Document* after,
+                                  WriteError* error, size_t* keys_written) {
   // A record that moved gets every index entry rewritten (MMAPv1); otherwise only changed keys.
   const bool moved = before && after && old_rkey != new_rkey;
   for (const IndexSpec& spec : coll.indexes) {
@@ -195,9 +195,11 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (ret == 0) ret = mutate(current, &next, &inc_total, error);
   *changed = ret == 0 && error->code == 0 && current != next;
   if (ret == 0 && *changed && next) bytes.next = to_bson(*next);
-  if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current, next, bytes, &new_rkey, &size_delta);
+  const Document* current_doc = current ? &*current : nullptr;
+  const Document* next_doc = next ? &*next : nullptr;
+  if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current_doc, next_doc, bytes, &new_rkey, &size_delta);
   moving_ = current && next && new_rkey != rkey;
-  if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, new_rkey, current, next, error, &keys_written);
+  if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, new_rkey, current_doc, next_doc, error, &keys_written);
   if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next ? &bytes.next : nullptr);
   const bool moved = current && next && new_rkey != rkey;
   if (ret == 0 && *changed && error->code == 0) {
@@ -282,8 +284,8 @@ int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionS
     }
     std::string new_rkey;
     int64_t size_delta = 0;
-    if ((ret = apply_record(op, coll, rkey, std::nullopt, doc, encoded[i], &new_rkey, &size_delta)) == 0) {
-      ret = apply_indexes(op, coll, rkey, rkey, std::nullopt, doc, &error);
+    if ((ret = apply_record(op, coll, rkey, nullptr, &doc, encoded[i], &new_rkey, &size_delta)) == 0) {
+      ret = apply_indexes(op, coll, rkey, rkey, nullptr, &doc, &error);
     }
     if (ret == 0 && error.code != 0) *fallback = true;
     if (ret == 0 && !*fallback) ret = write_oplog(op, coll, rkey, &encoded[i].next);

@@ -143,7 +143,7 @@ void Disk::sync(InodeId id) {
   if (node.diverged) {
     for (const PendingOp& op : node.pending) apply_op(node.durable, op);
   } else {
-    node.durable = node.current;  // shares every chunk: durable + pending == current
+    node.durable.share(node.current);  // durable + pending == current
   }
   node.pending.clear();
 }

@@ -67,6 +67,14 @@ void FileImage::flip_bit(uint64_t offset, uint8_t mask) {
   writable(offset / kChunkBytes)[offset % kChunkBytes] ^= mask;
 }
 
+void FileImage::share(const FileImage& other) {
+  chunks_.resize(other.chunks_.size());
+  for (size_t i = 0; i < chunks_.size(); ++i) {
+    if (chunks_[i] != other.chunks_[i]) chunks_[i] = other.chunks_[i];
+  }
+  size_bytes_ = other.size_bytes_;
+}
+
 std::vector<uint8_t> FileImage::bytes() const {
   std::vector<uint8_t> out(size_bytes_);
   if (!out.empty()) read(0, out.size(), out.data());

@@ -24,6 +24,9 @@ class FileImage {
   // Shrinks, or grows with zeros.
   void resize(uint64_t size_bytes);
   void flip_bit(uint64_t offset, uint8_t mask);
+  // Becomes equal to `other`, sharing its chunks (a sync: only the chunks written since the last
+  // one change hands).
+  void share(const FileImage& other);
   std::vector<uint8_t> bytes() const;
 
  private:

@@ -36,8 +36,12 @@ RC_GTEST_PROP(FileImageModel, ImagesAndCopiesReadLikeByteVectors, ()) {
     } else if (kind == 1) {
       images[which].resize(offset);
       refs[which].resize(offset, 0);
-    } else {  // the other one becomes a copy (shares every chunk)
-      images[1 - which] = images[which];
+    } else {  // the other one becomes a copy (shares every chunk), by assignment or share()
+      if (*rc::gen::arbitrary<bool>()) {
+        images[1 - which] = images[which];
+      } else {
+        images[1 - which].share(images[which]);
+      }
       refs[1 - which] = refs[which];
     }
   }
