@@ -143,7 +143,7 @@ void Disk::sync(InodeId id) {
   if (node.diverged) {
     for (const PendingOp& op : node.pending) apply_op(node.durable, op);
   } else {
-    node.durable.share(node.current);  // durable + pending == current
+    node.durable.sync_from(node.current);  // durable + pending == current
   }
   node.pending.clear();
 }
@@ -234,6 +234,8 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
   }
   node.pending.clear();
   node.current = node.durable;
+  node.current.forget_written();
+  node.durable.forget_written();
   node.diverged = false;
   report.durable_bytes = node.durable.size();
 }

@@ -8,6 +8,10 @@ namespace wtsim::faults {
 
 uint8_t* FileImage::writable(size_t index) {
   assert(index < chunks_.size());
+  if (!is_written_[index]) {
+    is_written_[index] = true;
+    written_.push_back(index);
+  }
   std::shared_ptr<Chunk>& chunk = chunks_[index];
   if (chunk == nullptr) {
     chunk = std::make_shared<Chunk>();  // value-initialised: zeros
@@ -58,8 +62,14 @@ void FileImage::resize(uint64_t size_bytes) {
       std::memset(writable(index) + at, 0, kChunkBytes - at);
     }
   }
-  chunks_.resize((size_bytes + kChunkBytes - 1) / kChunkBytes);
+  resize_chunks((size_bytes + kChunkBytes - 1) / kChunkBytes);
   size_bytes_ = size_bytes;
+}
+
+void FileImage::resize_chunks(size_t count) {
+  chunks_.resize(count);
+  is_written_.resize(count);
+  chunks_min_ = std::min(chunks_min_, count);
 }
 
 void FileImage::flip_bit(uint64_t offset, uint8_t mask) {
@@ -67,12 +77,20 @@ void FileImage::flip_bit(uint64_t offset, uint8_t mask) {
   writable(offset / kChunkBytes)[offset % kChunkBytes] ^= mask;
 }
 
-void FileImage::share(const FileImage& other) {
-  chunks_.resize(other.chunks_.size());
-  for (size_t i = 0; i < chunks_.size(); ++i) {
-    if (chunks_[i] != other.chunks_[i]) chunks_[i] = other.chunks_[i];
+void FileImage::sync_from(FileImage& from) {
+  resize_chunks(std::min(chunks_.size(), from.chunks_min_));  // what a shrink dropped stays dropped
+  resize_chunks(from.chunks_.size());
+  for (size_t index : from.written_) {
+    if (index < from.chunks_.size()) chunks_[index] = from.chunks_[index];
   }
-  size_bytes_ = other.size_bytes_;
+  size_bytes_ = from.size_bytes_;
+  from.forget_written();
+}
+
+void FileImage::forget_written() {
+  written_.clear();
+  is_written_.assign(chunks_.size(), false);
+  chunks_min_ = chunks_.size();
 }
 
 std::vector<uint8_t> FileImage::bytes() const {

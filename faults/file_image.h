@@ -13,7 +13,7 @@ namespace wtsim::faults {
 
 class FileImage {
  public:
-  static constexpr size_t kChunkBytes = size_t{64} << 10;
+  static constexpr size_t kChunkBytes = size_t{16} << 10;
 
   uint64_t size() const { return size_bytes_; }
   bool empty() const { return size_bytes_ == 0; }
@@ -24,9 +24,11 @@ class FileImage {
   // Shrinks, or grows with zeros.
   void resize(uint64_t size_bytes);
   void flip_bit(uint64_t offset, uint8_t mask);
-  // Becomes equal to `other`, sharing its chunks (a sync: only the chunks written since the last
-  // one change hands).
-  void share(const FileImage& other);
+  // A sync: `*this` was equal to `from` when `from` last synced (or both were new); it becomes
+  // equal again, sharing `from`'s chunks, in time proportional to the chunks written since.
+  void sync_from(FileImage& from);
+  // Forgets which chunks were written (after a crash made the images equal by other means).
+  void forget_written();
   std::vector<uint8_t> bytes() const;
 
  private:
@@ -34,9 +36,16 @@ class FileImage {
   // The chunk at `index`, made private to this image (allocated, or copied if shared).
   uint8_t* writable(size_t index);
 
+  void resize_chunks(size_t count);
+
   // Invariant: bytes of the last chunk beyond size_bytes_ are zero, so growth reads zeros.
   std::vector<std::shared_ptr<Chunk>> chunks_;  // nullptr: all zeros
   uint64_t size_bytes_ = 0;
+  // Since the last sync_from(*this): the chunks made private (each once), and the fewest chunks
+  // the file had (a shrink drops chunks a regrowth brings back as zeros).
+  std::vector<size_t> written_;
+  std::vector<bool> is_written_;
+  size_t chunks_min_ = 0;
 };
 
 }  // namespace wtsim::faults
