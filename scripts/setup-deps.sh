@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev
   libbenchmark-dev
   libcli11-dev
+  libjemalloc2         # the tool runs on jemalloc when present (sim/allocator_tuning.h)
   python3-jsonschema   # tests: traces.schema validates real traces
   chromium             # tests: traces.report_chromium loads the HTML report headless
   clang libclang-rt-14-dev  # tests: fuzz.readers (libFuzzer and the sanitizer runtimes)
