@@ -29,8 +29,6 @@ Document from_bson(const uint8_t* data, size_t size) {
   return Document::from_bson(data, data + size);
 }
 
-size_t bson_size(const Document& doc) { return Document::to_bson(doc).size(); }
-
 const Document* get_path(const Document& doc, const std::string& path) {
   const Document* cur = &doc;
   size_t start = 0;

@@ -14,7 +14,6 @@ using Document = nlohmann::json;
 
 std::vector<uint8_t> to_bson(const Document& doc);
 Document from_bson(const uint8_t* data, size_t size);
-size_t bson_size(const Document& doc);
 
 // The value at a dotted path ("a.b"), or nullptr when missing.
 const Document* get_path(const Document& doc, const std::string& path);

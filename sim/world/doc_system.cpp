@@ -12,7 +12,7 @@ constexpr size_t kMaxFindingsKept = 8;
 constexpr size_t kRenderedCharsMax = 160;
 
 // A record as the model holds it: key "ns|<_id as JSON>", value the document's BSON bytes (no
-// decoding but the _id; a record the field reader cannot parse is decoded whole).
+// decoding but the _id; a record the projection reader cannot parse is decoded whole).
 void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size) {
   const std::string_view bson = engine::record_bson(coll, data, size);
   const auto* bytes = reinterpret_cast<const uint8_t*>(bson.data());
