@@ -22,6 +22,8 @@ class BsonBuilder {
   // An embedded document given as its own BSON bytes.
   void add_document(std::string_view name, const uint8_t* bson, size_t size);
   std::vector<uint8_t> finish() &&;
+  // Bytes written so far: where the next element starts (templates patch values in place).
+  size_t size() const { return bytes_.size(); }
 
  private:
   void add_name(uint8_t type, std::string_view name);
