@@ -13,6 +13,7 @@
 #include "faults/disk.h"
 #include "faults/sim_file_system.h"
 #include "sim/random.h"
+#include "sim/scheduler.h"
 
 namespace wtsim::bench {
 namespace {
@@ -28,7 +29,7 @@ std::unique_ptr<faults::SimFileSystem> open_generation(faults::Disk& disk, engin
 }
 
 void BM_CrashRecoverVerifyCycle(benchmark::State& state) {
-  engine::warm_up_wiredtiger_once();
+  sim::Simulator sim(/*seed=*/42);  // WiredTiger's threads run on it; outlives the connections
   faults::Disk disk;
   sim::Rng rng(1);
   engine::WtConnection conn;

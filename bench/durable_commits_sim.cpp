@@ -21,17 +21,14 @@ namespace wtsim::bench {
 namespace {
 
 void BM_SimulatedDurableCommits(benchmark::State& state) {
-  engine::warm_up_wiredtiger_once();
   sim::RunOutcome outcome;
   {
     // No virtual time limit (the default, 24 h, is 86 M commits); destroyed after run() returns.
     sim::Simulator sim(/*seed=*/42, std::numeric_limits<sim::Nanos>::max());
-    sim::install_wall_clock(&sim.clock());
     faults::Disk disk;
     faults::SimFileSystem fs(disk, nullptr, next_home("/bench/sim"));
     engine::WtConnection conn;
     if (const int ret = conn.open(fs, engine::WtConfig{}); ret != 0) {
-      sim::uninstall_wall_clock();
       state.SkipWithError(("wiredtiger_open failed: " + std::to_string(ret)).c_str());
       return;
     }
@@ -50,7 +47,6 @@ void BM_SimulatedDurableCommits(benchmark::State& state) {
     });
     outcome = sim.run();
     conn.close();
-    sim::uninstall_wall_clock();
   }
   if (outcome.kind != sim::RunOutcome::Kind::kFinished) {
     state.SkipWithError(("simulation ended: " + std::string(sim::to_string(outcome.kind))).c_str());

@@ -46,26 +46,21 @@ nlohmann::json insert_doc(uint64_t i) {
 }
 
 void BM_EngineDurableInserts(benchmark::State& state) {
-  engine::warm_up_wiredtiger_once();
   sim::RunOutcome outcome;
   {
     // No virtual time limit: every insert costs ~1 ms of virtual time (the fsync).
     sim::Simulator sim(/*seed=*/42, std::numeric_limits<sim::Nanos>::max());
-    sim::install_wall_clock(&sim.clock());
     faults::Disk disk;
     faults::SimFileSystem fs(disk, nullptr, next_home("/bench/engine"));
     engine::WtConnection conn;
     if (const int ret = conn.open(fs, engine::WtConfig{}); ret != 0) {
-      sim::uninstall_wall_clock();
       state.SkipWithError(("wiredtiger_open failed: " + std::to_string(ret)).c_str());
       return;
     }
     sim::Resource cpu("cpu", 2);
-    sim::Resource disk_queue("disk", 1);
     engine::EngineEnv env;
     env.sim = &sim;
     env.cpu = &cpu;
-    env.disk = &disk_queue;
     env.file_bytes = [&disk](const std::string& name) {
       for (const auto& f : disk.files()) {
         if (f.name == name) return f.current_bytes;
@@ -103,7 +98,6 @@ void BM_EngineDurableInserts(benchmark::State& state) {
       outcome = sim.run();
     }
     conn.close();
-    sim::uninstall_wall_clock();
   }
   if (outcome.kind != sim::RunOutcome::Kind::kFinished) {
     state.SkipWithError(("simulation ended: " + std::string(sim::to_string(outcome.kind))).c_str());
@@ -121,7 +115,6 @@ WT_ITEM item_of(const void* data, size_t size) {
 }
 
 void BM_RawWiredTigerThreeInsertsPerCommit(benchmark::State& state) {
-  engine::warm_up_wiredtiger_once();
   faults::Disk disk;
   faults::SimFileSystem fs(disk, nullptr, next_home("/bench/raw3"));
   engine::WtConnection conn;

@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@
 #include "engine/wt_connection.h"
 #include "faults/disk.h"
 #include "faults/sim_file_system.h"
+#include "sim/scheduler.h"
 
 namespace wtsim::bench {
 namespace {
@@ -373,7 +375,7 @@ void BM_RawWiredTigerTtlFloor(benchmark::State& state) {
     state.SkipWithError("the BSON templates do not decode to their fields");
     return;
   }
-  engine::warm_up_wiredtiger_once();
+  sim::Simulator sim(/*seed=*/42, std::numeric_limits<sim::Nanos>::max());  // WiredTiger's threads
   faults::Disk disk;
   faults::SimFileSystem fs(disk, nullptr, next_home("/bench/ttlfloor"));
   engine::WtConnection conn;

@@ -1,7 +1,7 @@
 #pragma once
-// The virtual cost of engine work, in one place (printed in every trace header). Costs are
-// computed from logical quantities (operations, bytes, syncs), never from the file-system calls
-// WiredTiger happens to make, whose order WiredTiger's own threads can change.
+// The virtual cost of engine work, in one place (printed in every trace header). CPU costs are
+// computed from logical quantities (operations, bytes, documents); disk costs from the file-system
+// calls WiredTiger makes (deterministic: its threads are fibers of the seeded scheduler).
 #include <nlohmann/json.hpp>
 
 #include "sim/virtual_clock.h"
@@ -17,9 +17,9 @@ struct CostModel {
   // An MMAPv1 record move (copy to a new place, free-list work, page faults on both places);
   // calibrated so the padding account's "grow" run is about 25 % slower than "preset".
   sim::Nanos move_ns = 25 * sim::kNsPerUs;
-  sim::Nanos disk_per_byte_ns = 2;                   // ~500 MB/s sequential
+  // Paid inside WiredTiger's file-system calls, by whichever fiber makes them, on the one disk queue.
+  sim::Nanos disk_per_byte_ns = 2;                   // a read or write, ~500 MB/s sequential
   sim::Nanos disk_sync_ns = 1 * sim::kNsPerMs;       // one fsync
-  sim::Nanos checkpoint_base_ns = 20 * sim::kNsPerMs;
   sim::Nanos restart_ns = 500 * sim::kNsPerMs;       // process start before recovery
 
   nlohmann::json to_json() const {
@@ -31,7 +31,6 @@ struct CostModel {
             {"move_ns", move_ns},
             {"disk_per_byte_ns", disk_per_byte_ns},
             {"disk_sync_ns", disk_sync_ns},
-            {"checkpoint_base_ns", checkpoint_base_ns},
             {"restart_ns", restart_ns}};
   }
 };

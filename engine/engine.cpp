@@ -17,7 +17,7 @@ const char* kRawTable = "key_format=u,value_format=u";
 
 DocumentEngine::DocumentEngine(EngineConfig config, EngineEnv env, WT_CONNECTION* conn)
     : config_(std::move(config)), env_(std::move(env)), conn_(conn), locks_(*env_.sim) {
-  assert(env_.sim != nullptr && env_.cpu != nullptr && env_.disk != nullptr);
+  assert(env_.sim != nullptr && env_.cpu != nullptr);
 }
 
 int DocumentEngine::open(OperationContext& op) {

@@ -112,8 +112,7 @@ struct EngineConfig {
 struct EngineEnv {
   sim::Simulator* sim = nullptr;
   sim::Resource* cpu = nullptr;
-  sim::Resource* disk = nullptr;
-  std::function<double()> disk_latency_factor;                  // from the fault plan
+  // Disk time is paid inside WiredTiger's file-system calls (faults/sim_file_system.h), not here.
   std::function<uint64_t(const std::string& file)> file_bytes;  // real sizes on the simulated disk
   CommitObserver* observer = nullptr;
   sim::Buggify* buggify = nullptr;  // rare-but-legal switches (sim/buggify.h); null outside simulation

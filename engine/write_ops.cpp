@@ -160,8 +160,6 @@ int DocumentEngine::write_oplog(OperationContext& op, const CollectionSpec& coll
 void DocumentEngine::pay_write_cost(size_t bytes, size_t documents) {
   const CostModel& cost = config_.cost;
   env_.cpu->use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(documents) + cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
-  const double factor = env_.disk_latency_factor ? env_.disk_latency_factor() : 1.0;
-  env_.disk->use(static_cast<sim::Nanos>(static_cast<double>(cost.disk_per_byte_ns * static_cast<sim::Nanos>(bytes)) * factor));
 }
 
 void DocumentEngine::backoff_after_conflict(int attempt) {
@@ -257,10 +255,8 @@ int DocumentEngine::write_one(OperationContext& op, const CollectionSpec& coll, 
 
 int DocumentEngine::finish_durable(OperationContext& op, bool durable, const std::vector<uint64_t>& tickets) {
   if (!durable || tickets.empty()) return 0;
-  const int ret = op.flush_log();
-  const double factor = env_.disk_latency_factor ? env_.disk_latency_factor() : 1.0;
+  const int ret = op.flush_log();  // its sync pays the disk time inside the call
   if (env_.observer != nullptr) env_.observer->after_flush(tickets, ret);
-  env_.disk->use(static_cast<sim::Nanos>(static_cast<double>(config_.cost.disk_sync_ns) * factor));
   return ret;
 }
 

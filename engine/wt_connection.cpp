@@ -1,9 +1,12 @@
 #include "engine/wt_connection.h"
 
 #include <cassert>
+#include <cstdio>
+#include <cstdlib>
 #include <regex>
 
 #include "engine/wt_error.h"
+#include "sim/wt_threads.h"
 
 namespace wtsim::engine {
 
@@ -17,20 +20,22 @@ int WtConnection::open(faults::SimFileSystem& fs, const WtConfig& config) {
   handler_.iface.handle_error = on_error;
   handler_.iface.handle_message = on_message;
   handler_.owner = this;
+  assert(config.cache_mb >= 1);
   const std::string cfg =
       "create,cache_size=" + std::to_string(config.cache_mb) + "MB," +
-      "cache_max_wait_ms=" + std::to_string(config.cache_max_wait_ms) + "," +
-      "log=(enabled=true,archive=false,prealloc=false)," +
+      "log=(enabled=true,archive=false,prealloc=false" +
+      (config.log_file_max_kb > 0 ? ",file_max=" + std::to_string(config.log_file_max_kb) + "KB" : std::string()) + ")," +
       "transaction_sync=(enabled=true,method=none)," +
       "file_manager=(close_idle_time=0)," +
-      // WiredTiger's eviction server writes dirty pages at real-time moments; with the default
-      // target (5 % dirty) it did so in ordinary runs, and file sizes (which the backup's copy
-      // time and disk-op crash triggers follow) varied between runs of one seed. Now it starts
-      // only at 60 % dirty: below that, checkpoints alone write, on the simulation thread.
-      "eviction=(threads_min=1,threads_max=1),eviction_dirty_target=60,eviction_dirty_trigger=90," +
       "statistics=(fast)," + fs.extension_config() +
       (config.extra.empty() ? "" : "," + config.extra);
-  return wiredtiger_open(home_.c_str(), &handler_.iface, cfg.c_str(), &conn_);
+  const int ret = wiredtiger_open(home_.c_str(), &handler_.iface, cfg.c_str(), &conn_);
+  // Fail closed: a WiredTiger thread running as an OS thread would make the run a race.
+  if (const std::string problem = sim::wt_threads::single_thread_problem(); !problem.empty()) {
+    std::fprintf(stderr, "wtsim: refusing to run: %s\n", problem.c_str());
+    std::exit(2);
+  }
+  return ret;
 }
 
 int WtConnection::close() {
@@ -54,7 +59,6 @@ WT_SESSION* WtConnection::open_session() {
 }
 
 std::vector<std::string> WtConnection::take_messages() {
-  std::lock_guard lock(mu_);
   std::vector<std::string> out;
   out.swap(messages_);
   return out;
@@ -68,7 +72,6 @@ void WtConnection::record(const char* kind, std::string message) {
   for (size_t pos; (pos = message.find(home_)) != std::string::npos;) {
     message.replace(pos, home_.size(), "<home>");
   }
-  std::lock_guard lock(mu_);
   if (messages_.size() < 10'000) messages_.push_back(kind + message);  // bounded
 }
 
@@ -80,17 +83,6 @@ int WtConnection::on_error(WT_EVENT_HANDLER* h, WT_SESSION*, int, const char* me
 int WtConnection::on_message(WT_EVENT_HANDLER* h, WT_SESSION*, const char* message) {
   reinterpret_cast<Handler*>(h)->owner->record("message: ", message);
   return 0;
-}
-
-void warm_up_wiredtiger_once() {
-  static bool done = false;
-  if (done) return;
-  done = true;
-  WT_CONNECTION* conn = nullptr;
-  // A home that never touches the real disk.
-  if (wiredtiger_open("/wtsim-warm-up", nullptr, "create,in_memory=true", &conn) == 0) {
-    conn->close(conn, nullptr);
-  }
 }
 
 }  // namespace wtsim::engine

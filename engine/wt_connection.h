@@ -1,12 +1,13 @@
 #pragma once
-// One WiredTiger connection on a simulated file system, configured for determinism:
-// no checkpoint server, no statistics log, no log archiving or pre-allocation, a large cache with
-// one eviction thread, idle handles never closed. Commits write their log record synchronously
-// (transaction_sync method "none": written, not synced); durable commits ask for "sync=on".
+// One WiredTiger connection on a simulated file system. WiredTiger's own threads are fibers of
+// the run's scheduler (sim/wt_threads.h), so its eviction, log and sweep servers run as they come,
+// with default settings. The run drives checkpoints itself (no checkpoint server), no statistics
+// log, no log archiving or pre-allocation, idle handles never closed. Commits write their log
+// record synchronously (transaction_sync method "none": written, not synced); durable commits ask
+// for "sync=on".
 #include <wiredtiger.h>
 
 #include <cstdint>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,9 @@
 namespace wtsim::engine {
 
 struct WtConfig {
-  uint64_t cache_mb = 256;
-  uint64_t cache_max_wait_ms = 100;  // a full cache returns WT_CACHE_FULL instead of blocking
-  std::string extra;                 // appended to wiredtiger_open's config
+  uint64_t cache_mb = 256;  // 1 MB upwards: a full cache parks only the fiber that waits
+  uint64_t log_file_max_kb = 0;  // 0: WiredTiger's default
+  std::string extra;        // appended to wiredtiger_open's config
 };
 
 class WtConnection {
@@ -54,12 +55,7 @@ class WtConnection {
   WT_CONNECTION* conn_ = nullptr;
   std::string home_;
   Handler handler_{};
-  std::mutex mu_;  // WiredTiger's own threads may report messages
   std::vector<std::string> messages_;
 };
-
-// Runs one throw-away in-memory open/close so WiredTiger's one-time clock calibration happens on
-// the real clock, before any run virtualises it.
-void warm_up_wiredtiger_once();
 
 }  // namespace wtsim::engine

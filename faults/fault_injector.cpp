@@ -34,7 +34,7 @@ bool FaultInjector::matches(const Fault& f, FsOp op, const std::string& file) co
   }
 }
 
-FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file) {
+FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const std::string& actor) {
   FaultDecision d;
   if (op != FsOp::kRead) ++mutating_ops_;
   if (!enabled_) return d;
@@ -46,7 +46,7 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file) {
       spent_[i] = true;
       d.crash = true;
       d.crash_mode = f.crash_mode;
-      fired_.push_back({i, mutating_ops_, file, std::string("crash before ") + to_string(op)});
+      fired_.push_back({i, mutating_ops_, file, std::string("crash before ") + to_string(op), actor});
       return d;  // nothing else happens to an op that never reaches the disk
     }
     if (!matches(f, op, file)) continue;
@@ -57,12 +57,12 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file) {
       d.error = EIO;
       d.drop_dirty = f.drop_dirty && op == FsOp::kSync;
       if (n == *f.at_disk_op) {  // a sticky error is recorded once, when it starts
-        fired_.push_back({i, mutating_ops_, file, std::string("EIO on ") + to_string(op)});
+        fired_.push_back({i, mutating_ops_, file, std::string("EIO on ") + to_string(op), actor});
       }
     } else if (f.kind == FaultKind::kMisdirectedWrite) {
       spent_[i] = true;
       d.misdirect_bytes = f.misdirect_bytes;
-      fired_.push_back({i, mutating_ops_, file, "misdirected write"});
+      fired_.push_back({i, mutating_ops_, file, "misdirected write", actor});
     }
   }
   return d;

@@ -28,15 +28,16 @@ struct FiredFault {
   uint64_t disk_op = 0;  // the mutating-op count when it fired
   std::string file;
   std::string what;
+  std::string actor;  // the fiber whose operation it was (WiredTiger's own: "wt:...")
 };
 
 class FaultInjector {
  public:
   explicit FaultInjector(FaultPlan plan);
 
-  // One disk operation by the simulation thread. Operations of WiredTiger's own threads are not
-  // counted: their timing is not deterministic.
-  FaultDecision on_disk_op(FsOp op, const std::string& file);
+  // One disk operation, by whichever fiber (`actor`) made it: WiredTiger's own threads are fibers
+  // of the run's scheduler, so every operation counts, in a deterministic order.
+  FaultDecision on_disk_op(FsOp op, const std::string& file, const std::string& actor = {});
 
   double latency_factor(sim::Nanos now_ns) const;
   std::optional<uint64_t> capacity_at(sim::Nanos now_ns) const;

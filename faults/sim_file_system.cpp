@@ -2,6 +2,9 @@
 
 #include <wiredtiger_ext.h>
 
+#include "sim/scheduler.h"
+
+#include <cassert>
 #include <cerrno>
 #include <cstddef>
 #include <cstdlib>
@@ -28,7 +31,6 @@ int fs_directory_list_impl(WT_FILE_SYSTEM* wfs, const char* directory, const cha
                            char*** dirlistp, uint32_t* countp, bool single) {
   SimFileSystem* fs = owner_of(wfs);
   (void)directory;  // one flat directory
-  std::lock_guard lock(fs->mutex());
   std::vector<std::string> names = fs->disk().list(prefix == nullptr ? "" : prefix);
   if (single && names.size() > 1) names.resize(1);
   char** list = static_cast<char**>(std::calloc(names.size() + 1, sizeof(char*)));
@@ -59,7 +61,6 @@ int fs_directory_list_free(WT_FILE_SYSTEM*, WT_SESSION*, char** dirlist, uint32_
 int fs_exist(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, bool* existp) {
   SimFileSystem* fs = owner_of(wfs);
   const std::string rel = fs->relative(name);
-  std::lock_guard lock(fs->mutex());
   *existp = rel.empty() || fs->disk().exists(rel);
   return 0;
 }
@@ -77,7 +78,7 @@ int fh_read(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, void* 
   Handle* h = handle_of(fh);
   const FaultDecision d = h->fs->check(FsOp::kRead, h->name);
   if (d.error != 0) return d.error;
-  std::lock_guard lock(h->fs->mutex());
+  h->fs->pay(FsOp::kRead, len);
   h->fs->mutable_stats().reads++;
   h->fs->mutable_stats().bytes_read += len;
   return h->fs->disk().read(h->inode, static_cast<uint64_t>(offset), len, buf);
@@ -88,7 +89,7 @@ int fh_write(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, const
   if (h->directory) return EISDIR;
   const FaultDecision d = h->fs->check(FsOp::kWrite, h->name);
   if (d.error != 0) return d.error;
-  std::lock_guard lock(h->fs->mutex());
+  h->fs->pay(FsOp::kWrite, len);
   h->fs->mutable_stats().writes++;
   h->fs->mutable_stats().bytes_written += len;
   return h->fs->disk().write(h->inode, static_cast<uint64_t>(offset) + d.misdirect_bytes, buf, len);
@@ -96,7 +97,6 @@ int fh_write(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, const
 
 int fh_size(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t* sizep) {
   Handle* h = handle_of(fh);
-  std::lock_guard lock(h->fs->mutex());
   *sizep = h->directory ? 0 : static_cast<wt_off_t>(h->fs->disk().size(h->inode));
   return 0;
 }
@@ -104,7 +104,7 @@ int fh_size(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t* sizep) {
 int fh_sync(WT_FILE_HANDLE* fh, WT_SESSION*) {
   Handle* h = handle_of(fh);
   const FaultDecision d = h->fs->check(FsOp::kSync, h->name);
-  std::lock_guard lock(h->fs->mutex());
+  h->fs->pay(FsOp::kSync, 0);  // a failing sync takes its time too
   if (d.error != 0) {
     if (d.drop_dirty && !h->directory) h->fs->disk().drop_dirty(h->inode);
     return d.error;
@@ -122,7 +122,6 @@ int fh_truncate(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t len) {
   Handle* h = handle_of(fh);
   const FaultDecision d = h->fs->check(FsOp::kTruncate, h->name);
   if (d.error != 0) return d.error;
-  std::lock_guard lock(h->fs->mutex());
   return h->fs->disk().truncate(h->inode, static_cast<uint64_t>(len));
 }
 
@@ -134,18 +133,13 @@ int fs_open_file(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, WT_FS_OPEN_
   InodeId inode = 0;
   if (!directory) {
     const bool create = (flags & WT_FS_OPEN_CREATE) != 0;
-    bool exists;
-    {
-      std::lock_guard lock(fs->mutex());
-      exists = fs->disk().exists(rel);
-    }
+    const bool exists = fs->disk().exists(rel);
     if (exists && (flags & WT_FS_OPEN_EXCLUSIVE) != 0) return EEXIST;
     if (!exists && !create) return ENOENT;
     if (!exists) {
       const FaultDecision d = fs->check(FsOp::kCreate, rel);
       if (d.error != 0) return d.error;
     }
-    std::lock_guard lock(fs->mutex());
     inode = fs->disk().open(rel, create, (flags & WT_FS_OPEN_DURABLE) != 0);
     if (inode == 0) return ENOENT;
   }
@@ -172,7 +166,6 @@ int fs_remove(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, uint32_t flags
   const std::string rel = fs->relative(name);
   const FaultDecision d = fs->check(FsOp::kRemove, rel);
   if (d.error != 0) return d.error;
-  std::lock_guard lock(fs->mutex());
   return fs->disk().remove(rel, (flags & WT_FS_DURABLE) != 0);
 }
 
@@ -182,14 +175,12 @@ int fs_rename(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* from, const char* to
   const std::string rel_to = fs->relative(to);
   const FaultDecision d = fs->check(FsOp::kRename, rel_to);
   if (d.error != 0) return d.error;
-  std::lock_guard lock(fs->mutex());
   return fs->disk().rename(rel_from, rel_to, (flags & WT_FS_DURABLE) != 0);
 }
 
 int fs_size(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, wt_off_t* sizep) {
   SimFileSystem* fs = owner_of(wfs);
   const std::string rel = fs->relative(name);
-  std::lock_guard lock(fs->mutex());
   const InodeId inode = fs->disk().open(rel, false, false);
   if (inode == 0) return ENOENT;
   *sizep = static_cast<wt_off_t>(fs->disk().size(inode));
@@ -201,7 +192,7 @@ int fs_terminate(WT_FILE_SYSTEM*, WT_SESSION*) { return 0; }  // owned by SimFil
 }  // namespace
 
 SimFileSystem::SimFileSystem(Disk& disk, FaultInjector* faults, std::string home)
-    : disk_(&disk), faults_(faults), home_(std::move(home)), sim_thread_(std::this_thread::get_id()) {
+    : disk_(&disk), faults_(faults), home_(std::move(home)) {
   static_assert(offsetof(Iface, fs) == 0);
   iface_.owner = this;
   WT_FILE_SYSTEM& fs = iface_.fs;
@@ -235,22 +226,30 @@ std::string SimFileSystem::relative(const char* name) const {
 }
 
 FaultDecision SimFileSystem::check(FsOp op, const std::string& file) {
-  if (std::this_thread::get_id() != sim_thread_) {
-    stats_.foreign_thread_ops++;
-    return {};
-  }
-  if (faults_ == nullptr || fenced_.load()) return {};
-  FaultDecision d = faults_->on_disk_op(op, file);
-  if (d.crash && crash_handler_) crash_handler_(d.crash_mode);
+  if (faults_ == nullptr || fenced_) return {};
+  static const std::string kNoSimulator;
+  sim::Simulator* sim = sim::Simulator::active();
+  const std::string& actor = sim != nullptr ? sim->current_or_main().name : kNoSimulator;
+  FaultDecision d = faults_->on_disk_op(op, file, actor);
+  if (d.crash && crash_handler_) crash_handler_(d.crash_mode, op, file);
+  assert(!d.crash || fenced_ || !crash_handler_);  // the handler fences: the op goes to the ghost
   return d;
 }
 
+void SimFileSystem::pay(FsOp op, uint64_t bytes) {
+  if (fenced_ || !disk_timer_) return;
+  sim::Simulator* sim = sim::Simulator::active();
+  if (sim == nullptr || !sim->in_fiber()) return;
+  sim::NoCancelScope inside_wiredtiger(sim->current());
+  disk_timer_(op, bytes);
+}
+
 void SimFileSystem::fence() {
-  std::lock_guard lock(mu_);
-  if (fenced_.load()) return;
+  if (fenced_) return;
   ghost_ = disk_->clone_visible();
   disk_ = ghost_.get();
-  fenced_.store(true);
+  fenced_ = true;
+  assert(disk_ == ghost_.get());
 }
 
 }  // namespace wtsim::faults

@@ -1,22 +1,27 @@
 #pragma once
 // A WiredTiger WT_FILE_SYSTEM over a simulated Disk, one per connection generation.
 //
-// Faults: each operation the simulation thread makes is shown to the FaultInjector first. A crash
-// it orders is carried out at once through the crash handler (which fences this file system and
-// crashes the disk) and the operation then goes to the ghost: WiredTiger never notices.
+// Faults: each operation, whichever fiber makes it (WiredTiger's own threads are fibers too), is
+// shown to the FaultInjector first. A crash it orders is carried out at once through the crash
+// handler (which fences this file system and crashes the disk) and the operation then goes to
+// the ghost: WiredTiger never notices.
+//
+// Time: a read, write or sync that reaches the live disk pays its virtual disk time inside the
+// call, through the disk timer (the world's shared disk queue): the calling fiber waits there,
+// possibly holding WiredTiger's own mutexes, which other fibers then wait for (that is the
+// point: a checkpoint competing with commits shows in their latency). The wait is never
+// cancelled (sim::NoCancelScope). The operation takes effect when its time is paid: if the node
+// crashed meanwhile, it goes to the ghost.
 //
 // Fencing ("ghost" mode): the file system switches to a private copy of the disk as it was, so
-// the old connection stays self-consistent while nothing it does reaches storage.
-//
-// Never yields: WiredTiger calls in holding its own mutexes.
+// the old connection stays self-consistent while nothing it does reaches storage. Ghost
+// operations cost no time and see no faults.
 #include <wiredtiger.h>
 
-#include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "faults/disk.h"
 #include "faults/fault_injector.h"
@@ -24,13 +29,15 @@
 namespace wtsim::faults {
 
 struct FsStats {
-  std::atomic<uint64_t> reads{0}, writes{0}, syncs{0}, bytes_read{0}, bytes_written{0};
-  std::atomic<uint64_t> foreign_thread_ops{0};  // ops by WiredTiger's own threads
+  uint64_t reads = 0, writes = 0, syncs = 0, bytes_read = 0, bytes_written = 0;
 };
 
 class SimFileSystem {
  public:
-  using CrashHandler = std::function<void(CrashMode)>;
+  // Called when the plan crashes the node before `op` on `file` reaches the disk.
+  using CrashHandler = std::function<void(CrashMode mode, FsOp op, const std::string& file)>;
+  // Pays the virtual time of one operation on the live disk (called inside the callback).
+  using DiskTimer = std::function<void(FsOp op, uint64_t bytes)>;
 
   // `home` is the path prefix WiredTiger uses for this connection (a distinct alias per
   // generation, since WiredTiger refuses to open one home twice in a process).
@@ -45,16 +52,19 @@ class SimFileSystem {
   std::string extension_config() const;
 
   void set_crash_handler(CrashHandler handler) { crash_handler_ = std::move(handler); }
+  void set_disk_timer(DiskTimer timer) { disk_timer_ = std::move(timer); }
   void fence();
-  bool fenced() const { return fenced_.load(); }
+  bool fenced() const { return fenced_; }
   const FsStats& stats() const { return stats_; }
 
   // --- For the C callbacks. ---
   std::string relative(const char* name) const;
-  // Shows the op to the fault plan (simulation thread only); may crash-and-fence first.
+  // Shows the op to the fault plan; may crash-and-fence first.
   FaultDecision check(FsOp op, const std::string& file);
+  // Pays the op's disk time if it goes to the live disk and a fiber made it (main-context calls,
+  // in tests and benchmarks, cost nothing).
+  void pay(FsOp op, uint64_t bytes);
   Disk& disk() { return *disk_; }  // the live disk, or the ghost after fence()
-  std::mutex& mutex() { return mu_; }
   FsStats& mutable_stats() { return stats_; }
 
   struct Iface {
@@ -68,10 +78,9 @@ class SimFileSystem {
   std::unique_ptr<Disk> ghost_;
   FaultInjector* faults_;
   std::string home_;
-  std::thread::id sim_thread_;  // tells WiredTiger's own threads apart (the project starts none)
-  std::atomic<bool> fenced_{false};
-  std::mutex mu_;
+  bool fenced_ = false;
   CrashHandler crash_handler_;
+  DiskTimer disk_timer_;
   FsStats stats_;
 };
 

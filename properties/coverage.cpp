@@ -7,6 +7,9 @@ namespace wtsim::properties {
 const std::vector<CoverageMarker>& coverage_catalogue() {
   static const std::vector<CoverageMarker> markers = {
       {"crash_during_recovery", "the node crashed again while recovering", {}, "crash"},
+      {"crash_during_eviction", "the crashing disk operation was WiredTiger evicting a page", {}, "crash"},
+      {"crash_during_checkpoint", "the crashing disk operation came while a checkpoint ran", {}, "crash"},
+      {"crash_during_log_switch", "the crashing disk operation created a new log file or closed the old one", {}, "crash"},
       {"crash_during_padding_move", "a crash hit while a padded record was moving", {"padding"}, "crash"},
       {"crash_during_backup_copy", "a crash hit while a hot backup was copying", {"backup"}, "crash"},
       {"crash_during_ttl_pass", "a crash hit while the TTL monitor was deleting", {"time_series"}, "crash"},

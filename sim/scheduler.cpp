@@ -5,9 +5,11 @@
 #include <boost/fiber/operations.hpp>
 #include <boost/fiber/protected_fixedsize_stack.hpp>
 
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 
 namespace wtsim::sim {
 namespace {
@@ -78,19 +80,26 @@ Simulator::Simulator(uint64_t seed, Nanos time_limit_ns)
 
 Simulator::~Simulator() {
   assert(live_ == 0 && "fibers must finish (run() returns) before the simulator goes");
+  if (live_daemons_ > 0) {
+    // WiredTiger's threads end only when their connection closes; a simulator that goes first
+    // would leave fibers that the next run's scheduler resumes with dangling state.
+    std::fprintf(stderr, "wtsim: %zu WiredTiger thread(s) still running when the simulator ended (a connection left open)\n", live_daemons_);
+    std::abort();
+  }
   t_active = nullptr;
 }
 
 Simulator* Simulator::active() { return t_active; }
 
-void Simulator::spawn(std::string name, std::string group, std::function<void()> body) {
+FiberRecord& Simulator::spawn(std::string name, std::string group, std::function<void()> body, bool daemon) {
   auto record = std::make_unique<FiberRecord>();
   record->id = fibers_.size() + 1;
   record->name = std::move(name);
   record->group = std::move(group);
+  record->daemon = daemon;
   FiberRecord* fiber = record.get();
   fibers_.push_back(std::move(record));
-  ++live_;
+  ++(daemon ? live_daemons_ : live_);
   boost::fibers::fiber f(std::allocator_arg, boost::fibers::protected_fixedsize_stack(kStackBytes),
                          [this, fiber, body = std::move(body)] {
                            fiber->ctx = boost::fibers::context::active();
@@ -110,23 +119,40 @@ void Simulator::spawn(std::string name, std::string group, std::function<void()>
                            finish_fiber(*fiber);
                          });
   f.detach();
+  return *fiber;
 }
 
 void Simulator::finish_fiber(FiberRecord& fiber) {
-  assert(!fiber.finished && !fiber.timer);
+  assert(!fiber.finished && !fiber.timer && !fiber.parked);
+  assert(fiber.no_cancel_depth == 0 && "a fiber ended inside WiredTiger");
   fiber.finished = true;
+  ++finished_total_;
   by_context_.erase(fiber.ctx);
-  assert(live_ > 0);
-  --live_;
+  size_t& live = fiber.daemon ? live_daemons_ : live_;
+  assert(live > 0);
+  --live;
+  for (FiberRecord* joiner : fiber.joiners) unpark(*joiner);
+  fiber.joiners.clear();
+  if (live_ == 0) wake_main_if_waiting();  // run() waits for the non-daemons only
+}
+
+void Simulator::wake_main_if_waiting() {
+  if (!main_parked_) return;
+  main_parked_ = false;
+  make_ready(main_ctx_);
 }
 
 RunOutcome Simulator::run() {
   assert(boost::fibers::context::active()->is_context(boost::fibers::type::main_context));
+  assert(!main_record_.parked && "run() from inside a WiredTiger wait");
   RunOutcome outcome;
   main_ctx_ = boost::fibers::context::active();
+  // Progress since the last cancel: a run that makes none after cancelling cannot end.
+  Nanos mark_ns = -1;
+  uint64_t mark_finished = 0;
   while (live_ > 0) {
     main_parked_ = true;
-    main_ctx_->suspend();  // on_idle() makes main ready when nothing else can run
+    main_ctx_->suspend();  // on_idle() or the last non-daemon's end makes main ready
     assert(!main_parked_);
     if (live_ == 0) break;
     // Stuck: fibers live, none ready, no timer (deadlock), or the next timer is past the limit.
@@ -134,7 +160,11 @@ RunOutcome Simulator::run() {
       outcome.kind = time_limit_hit_ ? RunOutcome::Kind::kTimeLimit : RunOutcome::Kind::kDeadlock;
       outcome.at_ns = now_ns();
       outcome.blocked = blocked_fibers();
+    } else if (mark_ns == now_ns() && mark_finished == finished_total_) {
+      abort_stuck();
     }
+    mark_ns = now_ns();
+    mark_finished = finished_total_;
     cancel_group("");
   }
   main_ctx_ = nullptr;
@@ -149,25 +179,38 @@ RunOutcome Simulator::run() {
   return outcome;
 }
 
+void Simulator::abort_stuck() const {
+  std::fprintf(stderr, "wtsim: the run cannot end: after cancelling every fiber, none finished and time stood still at %lld ns; blocked:\n",
+               static_cast<long long>(now_ns()));
+  for (const BlockedFiber& b : blocked_fibers()) {
+    std::fprintf(stderr, "  #%llu %s (%s): %s\n", static_cast<unsigned long long>(b.id), b.name.c_str(), b.group.c_str(), b.waits_on.c_str());
+  }
+  std::abort();
+}
+
 void Simulator::on_idle() {
-  if (!timers_.empty() && !time_limit_hit_) {
+  if (!timers_.empty()) {
     const Nanos when_ns = timers_.begin()->first.when_ns;
-    if (when_ns <= time_limit_ns_) {
+    if (when_ns > time_limit_ns_ && !time_limit_hit_) {
+      time_limit_hit_ = true;  // main cancels every fiber; time goes on for their cleanup
+      if (main_parked_) return wake_main_if_waiting();
+    }
+    const Nanos cleanup_end_ns = time_limit_ns_ > std::numeric_limits<Nanos>::max() - kCleanupNs
+                                     ? std::numeric_limits<Nanos>::max()
+                                     : time_limit_ns_ + kCleanupNs;
+    if (when_ns <= time_limit_ns_ || (time_limit_hit_ && when_ns <= cleanup_end_ns)) {
       clock_.advance_to(when_ns);
       while (!timers_.empty() && timers_.begin()->first.when_ns == when_ns) {
         FiberRecord* fiber = timers_.begin()->second;
         timers_.erase(timers_.begin());
         fiber->timer.reset();
+        fiber->timed_out = true;
         unpark(*fiber);
       }
       return;
     }
-    time_limit_hit_ = true;
   }
-  if (main_parked_) {
-    main_parked_ = false;
-    make_ready(main_ctx_);
-  }
+  wake_main_if_waiting();
 }
 
 FiberRecord& Simulator::current() {
@@ -176,8 +219,24 @@ FiberRecord& Simulator::current() {
   return *it->second;
 }
 
+bool Simulator::in_fiber() const { return by_context_.count(boost::fibers::context::active()) > 0; }
+
+FiberRecord& Simulator::current_or_main() {
+  auto it = by_context_.find(boost::fibers::context::active());
+  if (it != by_context_.end()) return *it->second;
+  assert(boost::fibers::context::active()->is_context(boost::fibers::type::main_context));
+  main_record_.name = "main";
+  main_record_.ctx = boost::fibers::context::active();
+  return main_record_;
+}
+
+FiberRecord* Simulator::fiber_by_id(uint64_t id) {
+  return id >= 1 && id <= fibers_.size() ? fibers_[id - 1].get() : nullptr;
+}
+
 void Simulator::check_cancelled() {
-  if (current().cancel) throw Cancelled{};
+  FiberRecord& fiber = current();
+  if (fiber.cancel && fiber.no_cancel_depth == 0) throw Cancelled{};
 }
 
 void Simulator::sleep_until(Nanos when_ns) {
@@ -198,7 +257,8 @@ void Simulator::yield() {
 
 void Simulator::park(const char* waits_on, const std::string* detail) {
   FiberRecord& fiber = current();
-  if (fiber.cancel) {
+  const bool cancellable = fiber.no_cancel_depth == 0;
+  if (fiber.cancel && cancellable) {
     if (fiber.timer) {
       timers_.erase(*fiber.timer);
       fiber.timer.reset();
@@ -212,21 +272,55 @@ void Simulator::park(const char* waits_on, const std::string* detail) {
   assert(!fiber.parked);
   fiber.waits_on = nullptr;
   fiber.waits_on_detail = nullptr;
-  if (fiber.cancel) throw Cancelled{};
+  if (fiber.cancel && cancellable) throw Cancelled{};
+}
+
+bool Simulator::park_until(const char* waits_on, const Nanos* deadline_ns) {
+  FiberRecord& fiber = current_or_main();
+  assert(!fiber.parked && !fiber.timer);
+  fiber.timed_out = false;
+  if (deadline_ns != nullptr) {
+    const TimerKey key{std::max(*deadline_ns, now_ns()), timer_seq_++};
+    timers_.emplace(key, &fiber);
+    fiber.timer = key;
+  }
+  fiber.parked = true;
+  fiber.waits_on = waits_on;
+  fiber.waits_on_detail = nullptr;
+  ++fiber.no_cancel_depth;  // cancel_group() leaves it parked: only unpark() or the deadline wake it
+  fiber.ctx->suspend();
+  --fiber.no_cancel_depth;
+  assert(!fiber.parked && !fiber.timer);
+  fiber.waits_on = nullptr;
+  return fiber.timed_out;
+}
+
+void Simulator::join(FiberRecord& target) {
+  FiberRecord& me = current_or_main();
+  assert(&me != &target && "a fiber cannot join itself");
+  if (target.finished) return;
+  target.joiners.push_back(&me);
+  park_until("join", nullptr);
+  assert(target.finished);
 }
 
 void Simulator::unpark(FiberRecord& fiber) {
   assert(fiber.parked && !fiber.finished);
+  if (fiber.timer) {  // woken before its deadline
+    timers_.erase(*fiber.timer);
+    fiber.timer.reset();
+  }
   fiber.parked = false;
   make_ready(fiber.ctx);
 }
 
 void Simulator::cancel_group(std::string_view group) {
   for (auto& fiber : fibers_) {
-    if (fiber->finished || fiber->cancel) continue;
+    if (fiber->finished || fiber->cancel || fiber->daemon) continue;
     if (!group.empty() && fiber->group != group) continue;
     fiber->cancel = true;
-    if (!fiber->parked) continue;  // it throws at its next park
+    // It throws at its next park (outside WiredTiger, if inside it now).
+    if (!fiber->parked || fiber->no_cancel_depth > 0) continue;
     if (fiber->timer) {
       timers_.erase(*fiber->timer);
       fiber->timer.reset();

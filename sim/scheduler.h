@@ -47,9 +47,30 @@ struct FiberRecord {
   bool cancel = false;
   bool finished = false;
   bool notified = false;  // woken by a WaitQueue (as opposed to a cancel)
+  // WiredTiger's own threads (sim/wt_threads.cpp): run() does not wait for them and no cancel
+  // reaches them; they end when WiredTiger joins them.
+  bool daemon = false;
+  // > 0 while the fiber is inside WiredTiger (its locks, waits and file-system callbacks): a park
+  // there never throws Cancelled, since unwinding through WiredTiger's C frames is not allowed.
+  // A cancel is kept and thrown at the first park outside.
+  int no_cancel_depth = 0;
+  bool timed_out = false;  // the last park_until() ended by its deadline
+  std::vector<FiberRecord*> joiners;  // parked in join() until this fiber finishes
   const char* waits_on = nullptr;         // what a parked fiber waits for
   const std::string* waits_on_detail = nullptr;  // e.g. the mutex's name
   std::optional<TimerKey> timer;
+};
+
+// While alive, parks of the current fiber are not cancellable (see FiberRecord::no_cancel_depth).
+class NoCancelScope {
+ public:
+  explicit NoCancelScope(FiberRecord& fiber) : fiber_(fiber) { ++fiber_.no_cancel_depth; }
+  ~NoCancelScope() { --fiber_.no_cancel_depth; }
+  NoCancelScope(const NoCancelScope&) = delete;
+  NoCancelScope& operator=(const NoCancelScope&) = delete;
+
+ private:
+  FiberRecord& fiber_;
 };
 
 struct BlockedFiber {
@@ -87,12 +108,17 @@ class Simulator {
   const VirtualClock& clock() const { return clock_; }
   Nanos now_ns() const { return clock_.now_ns(); }
 
-  // Starts a fiber; it first runs when the scheduler picks it.
-  void spawn(std::string name, std::string group, std::function<void()> body);
+  // Starts a fiber; it first runs when the scheduler picks it. A daemon is not waited for by
+  // run() and never cancelled (WiredTiger's threads).
+  FiberRecord& spawn(std::string name, std::string group, std::function<void()> body, bool daemon = false);
 
-  // Called from the main context: runs fibers until all have finished (or deadlock, time limit,
-  // or an unexpected exception in a fiber, each of which cancels every fiber first).
+  // Called from the main context: runs fibers until all but the daemons have finished (or
+  // deadlock, time limit, or an unexpected exception in a fiber, each of which cancels every
+  // fiber first). After a time limit, time goes on for at most kCleanupNs so that fibers inside
+  // WiredTiger can leave it; a run that still cannot end is a bug of the harness: it aborts with
+  // the blocked fibers printed.
   RunOutcome run();
+  static constexpr Nanos kCleanupNs = 600 * kNsPerSec;
 
   // --- Called from fibers ---
   void sleep_for(Nanos duration_ns) { sleep_until(now_ns() + duration_ns); }
@@ -101,7 +127,18 @@ class Simulator {
   // Parks the current fiber until unpark(); throws Cancelled if it is (or gets) cancelled.
   void park(const char* waits_on, const std::string* detail = nullptr);
   void unpark(FiberRecord& fiber);
+  // Parks until unpark() or, with a deadline, until virtual time reaches it; true if the deadline
+  // ended it. Never cancellable: for the WiredTiger layer, which also calls it from the main
+  // context (then the other fibers run meanwhile, as if main were one of them).
+  bool park_until(const char* waits_on, const Nanos* deadline_ns);
+  // Waits (uncancellably) until `fiber` has finished.
+  void join(FiberRecord& fiber);
   FiberRecord& current();
+  // The current fiber, or the main context's record when called outside any fiber.
+  FiberRecord& current_or_main();
+  bool in_fiber() const;
+  // A fiber by its id (spawn order, from 1), or nullptr.
+  FiberRecord* fiber_by_id(uint64_t id);
   // Throws Cancelled if the current fiber has been cancelled.
   void check_cancelled();
 
@@ -109,6 +146,7 @@ class Simulator {
   void cancel_group(std::string_view group);
   size_t live_fibers(std::string_view group) const;
   size_t live_fibers() const { return live_; }
+  size_t live_daemons() const { return live_daemons_; }
 
   // Internal: the scheduling algorithm asks for work when nothing is ready.
   void on_idle();
@@ -116,6 +154,8 @@ class Simulator {
 
  private:
   void finish_fiber(FiberRecord& fiber);
+  void wake_main_if_waiting();
+  [[noreturn]] void abort_stuck() const;
   std::vector<BlockedFiber> blocked_fibers() const;
 
   uint64_t seed_;
@@ -126,7 +166,10 @@ class Simulator {
   std::unordered_map<boost::fibers::context*, FiberRecord*> by_context_;  // lookup only
   std::map<TimerKey, FiberRecord*> timers_;
   uint64_t timer_seq_ = 0;
-  size_t live_ = 0;
+  size_t live_ = 0;          // non-daemon fibers alive
+  size_t live_daemons_ = 0;
+  uint64_t finished_total_ = 0;
+  FiberRecord main_record_;  // the main context, for the WiredTiger layer's waits
   boost::fibers::context* main_ctx_ = nullptr;  // set while run() waits
   bool main_parked_ = false;
   bool time_limit_hit_ = false;

@@ -1,6 +1,5 @@
 #pragma once
 // The virtual clock: the only source of time inside a run.
-#include <atomic>
 #include <cassert>
 #include <cstdint>
 
@@ -17,22 +16,16 @@ constexpr int64_t kVirtualEpochSec = 1'600'000'000;
 
 class VirtualClock {
  public:
-  Nanos now_ns() const { return now_ns_.load(std::memory_order_relaxed); }
+  Nanos now_ns() const { return now_ns_; }
 
   // Time never goes backwards.
   void advance_to(Nanos t_ns) {
-    assert(t_ns >= now_ns());
-    now_ns_.store(t_ns, std::memory_order_relaxed);
+    assert(t_ns >= now_ns_);
+    now_ns_ = t_ns;
   }
 
  private:
-  // Atomic only because WiredTiger's own threads read it through the clock_gettime shim.
-  std::atomic<Nanos> now_ns_{0};
+  Nanos now_ns_ = 0;
 };
-
-// While installed, CLOCK_REALTIME answers (process-wide) from `clock`. Outside a run the real
-// clock answers. Implemented in wall_clock_shim.cpp.
-void install_wall_clock(const VirtualClock* clock);
-void uninstall_wall_clock();
 
 }  // namespace wtsim::sim

@@ -18,15 +18,12 @@ namespace wtsim::engine {
 class EngineHarness {
  public:
   explicit EngineHarness(LockPolicy policy = LockPolicy::kDocument, uint64_t seed = 1) : sim_(seed) {
-    warm_up_wiredtiger_once();
-    sim::install_wall_clock(&sim_.clock());
     config_.policy = policy;
     reopen();
   }
   ~EngineHarness() {
     engine_.reset();
     if (conn_.is_open()) conn_.close();
-    sim::uninstall_wall_clock();
   }
 
   // Closes cleanly (if open) and opens a new connection on the same disk: WiredTiger recovers.
@@ -42,7 +39,6 @@ class EngineHarness {
     EngineEnv env;
     env.sim = &sim_;
     env.cpu = &cpu_;
-    env.disk = &disk_queue_;
     env.file_bytes = [this](const std::string& name) {
       for (const auto& f : disk_.files()) {
         if (f.name == name) return f.current_bytes;
@@ -99,7 +95,6 @@ class EngineHarness {
   std::vector<std::unique_ptr<faults::SimFileSystem>> fs_;
   WtConnection conn_;
   sim::Resource cpu_{"cpu", 2};
-  sim::Resource disk_queue_{"disk", 1};
   EngineConfig config_;
   std::unique_ptr<DocumentEngine> engine_;
 };

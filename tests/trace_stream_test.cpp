@@ -44,7 +44,7 @@ std::string error_of(const std::string& path) {
 }
 
 TEST(TraceStream, JsonAndJsonLinesGiveTheSameEventsAndHash) {
-  const Scenario s = load_scenario(kSource + "/scenarios/documents.json");  // events with "measured" values
+  const Scenario s = load_scenario(kSource + "/scenarios/documents.json");  // WiredTiger's statistics and file sizes
   RunResult in_memory = run_scenario(s, 2);
   const std::string jsonl = temp("same.jsonl");
   const std::string hash = streamed_run(s, 2, jsonl);

@@ -173,8 +173,8 @@ TEST(PerfettoExport, CountersCarryEverySamplesValues) {
   EXPECT_GT(ops["args"]["insert"].get<double>(), 0);
   EXPECT_EQ(counters["metrics.ttl"].back()["args"]["deletedDocuments"], last["serverStatus"]["metrics"]["ttl"]["deletedDocuments"]);
   EXPECT_EQ(counters["collStats.count"].back()["args"]["test.demo"], last["collStats"]["test.demo"]["count"]);
-  EXPECT_EQ(counters["disk bytes"].back()["args"]["table files"], last["measured"]["disk_bytes"]);
-  EXPECT_EQ(counters["wiredTiger cursor calls"].back()["args"]["insert"], last["measured"]["wiredTiger"]["cursor"]["cursor insert calls"]);
+  EXPECT_EQ(counters["disk bytes"].back()["args"]["table files"], last["disk_bytes"]);
+  EXPECT_EQ(counters["wiredTiger cursor calls"].back()["args"]["insert"], last["serverStatus"]["wiredTiger"]["cursor"]["cursor insert calls"]);
 }
 
 }  // namespace

@@ -253,7 +253,7 @@ BackupFigures backup_run(const std::string& mode, bool sentinel, const std::stri
     if (kind == "backup_done") {
       f.took_s = e["details"]["took_ms"].get<double>() / 1000;
       f.copied = e["details"]["bytes_copied"];
-      f.inflation = e["details"]["measured"]["peak_disk"].get<double>() / e["details"]["measured"]["disk_before"].get<double>() - 1;
+      f.inflation = e["details"]["peak_disk"].get<double>() / e["details"]["disk_before"].get<double>() - 1;
     }
     if (kind.find("backup") != std::string::npos || kind.find("sentinel") != std::string::npos) f.events.push_back(kind);
   }

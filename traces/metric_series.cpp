@@ -86,7 +86,9 @@ std::vector<MetricValue> sample_values(const nlohmann::json& sample) {
   if (!sample.is_object()) return out;
   coll_stats(sample, out);
   server_status(sample, out);
-  if (const nlohmann::json* disk = find_path(sample, {"measured", "disk_bytes"}); disk && disk->is_number()) {
+  const nlohmann::json* disk = find_path(sample, {"disk_bytes"});
+  if (disk == nullptr) disk = find_path(sample, {"measured", "disk_bytes"});  // traces before the fiber layer
+  if (disk != nullptr && disk->is_number()) {
     out.push_back({"disk bytes", "table files", *disk});
   }
   return out;

@@ -97,7 +97,8 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
       }
     }
   }
-  if (sample.contains("measured") && sample["measured"].contains("disk_bytes")) {
+  if (sample.contains("disk_bytes")) add(out, "wtsim_disk_bytes", "", sample["disk_bytes"], ts);
+  if (sample.contains("measured") && sample["measured"].contains("disk_bytes")) {  // traces before the fiber layer
     add(out, "wtsim_disk_bytes", "", sample["measured"]["disk_bytes"], ts);
   }
   return out;

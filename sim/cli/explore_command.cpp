@@ -6,8 +6,10 @@
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
+#include <algorithm>
 #include <map>
 #include <regex>
+#include <set>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +22,7 @@ namespace wtsim::cli {
 namespace {
 
 constexpr int kJobsMax = 64;
+constexpr uint64_t kRecheckBit = 1ull << 62;  // a pool job id with it is a seed's second run
 
 bool parse_shard(const std::string& text, uint64_t* k, uint64_t* n) {
   std::smatch m;
@@ -40,6 +43,27 @@ const char* outcome_name(int code) {
 }
 
 std::string trace_of(const ExploreOptions& o, uint64_t seed) { return o.out_dir + "/seed-" + std::to_string(seed) + ".json"; }
+std::string recheck_trace_of(const ExploreOptions& o, uint64_t seed) {
+  return o.out_dir + "/seed-" + std::to_string(seed) + ".recheck.json";
+}
+
+// A trace file's trace_hash, or "" if it cannot be read.
+std::string hash_of(const std::string& trace_path) {
+  std::ifstream in(trace_path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("trace_hash") || !doc["trace_hash"].is_string()) return "";
+  return doc["trace_hash"].get<std::string>();
+}
+
+// Which seeds run twice: round(n * fraction) of them (at least one if the fraction is not 0),
+// spread evenly over the list.
+std::vector<bool> recheck_set(size_t n, double fraction) {
+  std::vector<bool> out(n, false);
+  if (n == 0 || fraction <= 0) return out;
+  const size_t count = std::clamp<size_t>(static_cast<size_t>(static_cast<double>(n) * fraction + 0.5), 1, n);
+  for (size_t i = 0; i < count; ++i) out[i * n / count] = true;
+  return out;
+}
 
 // The coverage markers a finished run reached (its verdict's "coverage"), or none if unreadable.
 std::map<std::string, uint64_t> coverage_of(const std::string& trace_path) {
@@ -70,6 +94,7 @@ std::vector<std::string> possible_faults(const world::Scenario& s) {
 
 struct Tally {
   std::map<uint64_t, int> outcome;              // seed -> exit code, in seed order
+  size_t rechecked = 0, recheck_mismatches = 0;
   std::map<std::string, uint64_t> marker_seeds;  // marker -> seeds that reached it
   double start_s = wall_seconds();
   size_t failed() const {
@@ -94,6 +119,10 @@ void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, cons
               o.scenario_path.c_str(), o.seeds.c_str(), o.shard.c_str(), elapsed_s,
               elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0.0);
   if (t.outcome.size() < planned) std::printf("  time budget of %.0f s reached: %zu seeds not run\n", o.time_budget_s, planned - t.outcome.size());
+  if (o.recheck_fraction > 0) {
+    std::printf("  rechecked %zu seeds in a second process (--recheck %g): %zu nondeterministic\n", t.rechecked,
+                o.recheck_fraction, t.recheck_mismatches);
+  }
   std::printf("  %-18s %6s\n", "outcome", "seeds");
   for (const auto& [name, n] : counts) std::printf("  %-18s %6zu\n", name.c_str(), n);
   std::printf("  %-34s %6s\n", "coverage marker", "seeds");
@@ -147,19 +176,53 @@ int explore_command(const ExploreOptions& o) {
   }
   const bool tty = isatty(STDERR_FILENO) != 0;
   Tally tally;
-  const auto argv_for = [&o](uint64_t seed) {
-    std::vector<std::string> args = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(seed), "--trace", trace_of(o, seed), "-q"};
+  // Each rechecked seed's second run follows its first in the pool (they may run at once).
+  const std::vector<bool> recheck = recheck_set(seeds.size(), o.recheck_fraction);
+  std::vector<uint64_t> jobs;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    jobs.push_back(seeds[i]);
+    if (recheck[i]) jobs.push_back(seeds[i] | kRecheckBit);
+  }
+  std::set<uint64_t> rechecked_seeds;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    if (recheck[i]) rechecked_seeds.insert(seeds[i]);
+  }
+  std::map<uint64_t, std::vector<int>> recheck_codes;  // rechecked seeds: exit codes of both runs
+  const auto argv_for = [&o](uint64_t job) {
+    const uint64_t seed = job & ~kRecheckBit;
+    const std::string trace = (job & kRecheckBit) != 0 ? recheck_trace_of(o, seed) : trace_of(o, seed);
+    std::vector<std::string> args = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(seed), "--trace", trace, "-q"};
     for (const std::string& s : o.overrides) args.insert(args.end(), {"--set", s});
     return args;
   };
-  const auto on_done = [&](const SeedResult& r) {
-    tally.outcome[r.seed] = r.exit_code;
-    for (const auto& [name, n] : coverage_of(trace_of(o, r.seed))) tally.marker_seeds[name] += n > 0 ? 1 : 0;
-    if (r.exit_code == kHeld) std::remove(trace_of(o, r.seed).c_str());
+  const auto finish_seed = [&](uint64_t seed, int exit_code) {
+    tally.outcome[seed] = exit_code;
+    for (const auto& [name, n] : coverage_of(trace_of(o, seed))) tally.marker_seeds[name] += n > 0 ? 1 : 0;
+    if (exit_code == kHeld) std::remove(trace_of(o, seed).c_str());
     if (tty) print_progress(tally, seeds.size());
+  };
+  const auto on_done = [&](const SeedResult& r) {
+    const uint64_t seed = r.seed & ~kRecheckBit;
+    if (rechecked_seeds.count(seed) == 0) return finish_seed(seed, r.exit_code), true;
+    std::vector<int>& codes = recheck_codes[seed];  // [first run, second run], in either order of ending
+    codes.resize(2, -1);
+    codes[(r.seed & kRecheckBit) != 0 ? 1 : 0] = r.exit_code;
+    if (codes[0] < 0 || codes[1] < 0) return true;
+    // Both runs are in: the same exit code and the same trace hash, or nondeterministic.
+    ++tally.rechecked;
+    const std::string h1 = hash_of(trace_of(o, seed)), h2 = hash_of(recheck_trace_of(o, seed));
+    if (codes[0] != codes[1] || h1.empty() || h1 != h2) {
+      ++tally.recheck_mismatches;
+      std::fprintf(stderr, "\nwtsim: NONDETERMINISM: seed %llu gave trace hash %s (exit %d), then %s (exit %d) in another process\n",
+                   static_cast<unsigned long long>(seed), h1.c_str(), codes[0], h2.c_str(), codes[1]);
+      finish_seed(seed, kNondeterministic);
+      return true;
+    }
+    std::remove(recheck_trace_of(o, seed).c_str());
+    finish_seed(seed, codes[0]);
     return true;
   };
-  const bool started = run_seeds({"/proc/self/exe", o.jobs, o.time_budget_s}, seeds, argv_for, on_done);
+  const bool started = run_seeds({"/proc/self/exe", o.jobs, o.time_budget_s}, jobs, argv_for, on_done);
   if (tty) std::fprintf(stderr, "\n");
   if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");
   print_summary(o, tally, seeds.size(), scenario);

@@ -6,6 +6,7 @@
 
 #include "properties/violation.h"
 #include "sim/allocator_tuning.h"
+#include "sim/wt_threads.h"
 #include "sim/cli/explore_command.h"
 #include "sim/cli/export_command.h"
 #include "sim/cli/replay_command.h"
@@ -51,6 +52,8 @@ int main(int argc, char** argv) {
   explore_cmd->add_option("--out", explore.out_dir, "Directory for failing seeds' traces")->capture_default_str();
   explore_cmd->add_option("--set", explore.overrides, "Override a scenario field: path=value; repeatable");
   explore_cmd->add_option("--time-budget", explore.time_budget_s, "Start no new seed after this many wall seconds (0: no budget)");
+  explore_cmd->add_option("--recheck", explore.recheck_fraction, "Fraction of the seeds run a second time in another process, hashes compared (0..1)")
+      ->capture_default_str()->check(CLI::Range(0.0, 1.0));
 
   cli::SelftestOptions selftest;
   selftest.jobs = explore.jobs;
@@ -105,6 +108,13 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e);
     return code == 0 ? 0 : cli::kBadInput;
+  }
+  // Fail closed: a verb that runs WiredTiger refuses to if its threads would not be fibers.
+  const bool runs_wiredtiger = *run_cmd || *explore_cmd || *replay_cmd || *shrink_cmd || *save_regression_cmd || *selftest_cmd;
+  if (const std::string problem = runs_wiredtiger ? sim::wt_threads::problem() : ""; !problem.empty()) {
+    std::fprintf(stderr, "wtsim: refusing to run: WiredTiger's threads would not run as fibers of the seeded scheduler: %s\n",
+                 problem.c_str());
+    return cli::kBadInput;
   }
   if (*run_cmd) return cli::run_command(run);
   if (*explore_cmd) return cli::explore_command(explore);

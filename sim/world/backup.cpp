@@ -227,7 +227,7 @@ class BackupSystem final : public DocSystem {
     const uint64_t disk_before = world_.table_file_bytes();
     peak_disk_ = disk_before;
     if (spec.sentinel) create_sentinel();
-    world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", spec.mode}, {"measured", {{"disk_bytes", disk_before}}}});
+    world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", spec.mode}, {"disk_bytes", disk_before}});
     uint64_t copied = 0;
     models::KvState expected;
     int ret = 0;
@@ -242,7 +242,7 @@ class BackupSystem final : public DocSystem {
     backup_done_ = true;
     world_.trace().event(sim.now_ns(), sim.current().name, "backup_done",
                          {{"mode", spec.mode}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}, {"bytes_copied", copied},
-                          {"measured", {{"disk_before", disk_before}, {"peak_disk", peak_disk_}}}});
+                          {"disk_before", disk_before}, {"peak_disk", peak_disk_}});
     check_restore(expected);
   }
 

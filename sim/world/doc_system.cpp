@@ -49,8 +49,6 @@ int DocSystem::open(WT_CONNECTION* conn) {
   engine::EngineEnv env;
   env.sim = &world_.sim();
   env.cpu = &world_.cpu();
-  env.disk = &world_.disk_queue();
-  env.disk_latency_factor = [this] { return world_.latency_factor(); };
   env.file_bytes = [this](const std::string& file) { return world_.file_bytes(file); };
   env.observer = this;
   env.buggify = &world_.buggify();
@@ -130,20 +128,10 @@ std::vector<std::string> DocSystem::busy_phases() const {
 nlohmann::json DocSystem::sample_metrics() {
   if (!engine_) return nullptr;
   engine::OperationContext op(world_.node().conn());
+  // WiredTiger's statistics and the real file sizes included: its threads are fibers of the
+  // seeded scheduler, so they are part of the deterministic run (and of the hash).
   nlohmann::json sample = {{"serverStatus", engine_->server_status(op)}};
-  // WiredTiger's statistics and the real file sizes go under "measured": outside the determinism
-  // witness (see traces/trace.h).
-  sample["measured"]["wiredTiger"] = sample["serverStatus"]["wiredTiger"];
-  sample["serverStatus"].erase("wiredTiger");
-  for (const auto& [ns, coll] : engine_->catalog().collections()) {
-    nlohmann::json stats = engine_->coll_stats(ns);
-    for (const char* field : {"storageSize", "totalIndexSize", "indexSizes"}) {
-      if (coll.padded && std::string(field) == "storageSize") continue;  // extents: logical
-      sample["measured"]["collStats"][ns][field] = stats[field];
-      stats.erase(field);
-    }
-    sample["collStats"][ns] = stats;
-  }
+  for (const auto& [ns, coll] : engine_->catalog().collections()) sample["collStats"][ns] = engine_->coll_stats(ns);
   return sample;
 }
 

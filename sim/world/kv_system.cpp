@@ -106,7 +106,6 @@ class KvSystem final : public System {
       world_.trace().event(sim.now_ns(), sim.current().name, "commit", {{"seq", seq}, {"keys", keys}, {"durable", durable}});
       world_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
                        cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
-      if (durable) world_.pay_disk(cost.disk_sync_ns + cost.disk_per_byte_ns * static_cast<sim::Nanos>(bytes));
     }
   }
 

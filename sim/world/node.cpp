@@ -31,6 +31,7 @@ int Node::open() {
   if (fs_) retired_.push_back(std::move(fs_));
   fs_ = std::make_unique<faults::SimFileSystem>(disk_, &faults_, next_home_alias());
   fs_->set_crash_handler(crash_handler_);
+  fs_->set_disk_timer(disk_timer_);
   const int ret = conn_.open(*fs_, config_);
   if (ret != 0) fs_->fence();  // a failed open must not touch the disk any more
   return ret;

@@ -35,6 +35,7 @@ class Node {
   const faults::SimFileSystem* fs() const { return fs_.get(); }
   std::vector<std::string> take_messages() { return conn_.take_messages(); }
   void set_crash_handler(faults::SimFileSystem::CrashHandler handler) { crash_handler_ = std::move(handler); }
+  void set_disk_timer(faults::SimFileSystem::DiskTimer timer) { disk_timer_ = std::move(timer); }
 
  private:
   faults::Disk& disk_;
@@ -45,6 +46,7 @@ class Node {
   std::vector<std::unique_ptr<faults::SimFileSystem>> retired_;  // outlive their connections
   engine::WtConnection conn_;
   faults::SimFileSystem::CrashHandler crash_handler_;
+  faults::SimFileSystem::DiskTimer disk_timer_;
 };
 
 }  // namespace wtsim::world

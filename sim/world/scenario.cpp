@@ -32,6 +32,10 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
   NodeSpec n;
   n.cache_mb = r.u64_or("cache_mb", n.cache_mb);
   if (n.cache_mb < 1) throw sim::JsonError(r.path_of("cache_mb"), "must be at least 1");
+  n.log_file_max_kb = r.u64_or("log_file_max_kb", n.log_file_max_kb);
+  if (n.log_file_max_kb != 0 && (n.log_file_max_kb < 100 || n.log_file_max_kb > 2 * 1024 * 1024)) {
+    throw sim::JsonError(r.path_of("log_file_max_kb"), "must be 0 (WiredTiger's default) or 100..2097152 (WiredTiger's limits)");
+  }
   n.checkpoint_interval_ns =
       static_cast<sim::Nanos>(r.u64_or("checkpoint_interval_ms", n.checkpoint_interval_ns / kNsPerMs)) * kNsPerMs;
   n.journal_commit_interval_ns =
@@ -131,7 +135,6 @@ engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   ns("move_ns", c.move_ns);
   ns("disk_per_byte_ns", c.disk_per_byte_ns);
   ns("disk_sync_ns", c.disk_sync_ns);
-  ns("checkpoint_base_ns", c.checkpoint_base_ns);
   ns("restart_ns", c.restart_ns);
   r.reject_unknown();
   return c;

@@ -17,6 +17,7 @@ namespace wtsim::world {
 
 struct NodeSpec {
   uint64_t cache_mb = 64;
+  uint64_t log_file_max_kb = 0;  // 0: WiredTiger's default (100 MB); smaller files switch often
   sim::Nanos checkpoint_interval_ns = 60 * sim::kNsPerSec;
   sim::Nanos journal_commit_interval_ns = 100 * sim::kNsPerMs;
   sim::Nanos metrics_interval_ns = sim::kNsPerSec;  // 0: no metrics time series

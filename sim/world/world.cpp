@@ -3,23 +3,26 @@
 #include <wiredtiger.h>
 
 #include <cassert>
+#include <cstdlib>
 
 #include "faults/fault_swarm.h"
 #include "properties/coverage.h"
 #include "selftest/planted_bugs.h"
 #include "properties/kv_properties.h"
 #include "sim/world/doc_system.h"
+#include "sim/wt_threads.h"
 
 namespace wtsim::world {
 namespace {
 
 constexpr int kMaxStartAttempts = 16;          // crashes during recovery, in a row
-constexpr uint64_t kMaxYieldsWaitingForNode = 1'000'000;
+constexpr uint64_t kWaitsForNodeMax = 1'000'000;  // waits for the node's fibers to end
 constexpr sim::Nanos kTimeLimitSlackNs = 3600 * sim::kNsPerSec;
 
 engine::WtConfig wt_config(const Scenario& s) {
   engine::WtConfig c;
   c.cache_mb = s.node.cache_mb;
+  c.log_file_max_kb = s.node.log_file_max_kb;
   return c;
 }
 
@@ -83,7 +86,6 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       end_ns_(scenario.duration_ns + scenario.liveness_ns),
       fault_end_ns_(scenario.duration_ns),
       progress_(std::move(progress)) {
-  engine::warm_up_wiredtiger_once();  // on the real clock, before the run virtualises it
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, injector_.plan())));
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
   const std::string& kind = scenario.workload.kind;
@@ -92,16 +94,18 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
             : kind == "padding"     ? make_padding_system(*this)
             : kind == "backup"      ? make_backup_system(*this)
                                     : make_kv_system(*this);
-  node_->set_crash_handler([this](faults::CrashMode mode) {
+  node_->set_crash_handler([this](faults::CrashMode mode, faults::FsOp op, const std::string& file) {
+    note_crash_point(op, file);
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +
-                                              std::to_string(injector_.mutating_ops()));
+                                              std::to_string(injector_.mutating_ops()) + " (" + faults::to_string(op) +
+                                              " " + file + " by " + sim_.current_or_main().name + ")");
   });
+  node_->set_disk_timer([this](faults::FsOp op, uint64_t bytes) { pay_disk(disk_cost_ns(op, bytes)); });
 }
 
 World::~World() = default;
 
 RunResult World::run() {
-  sim::install_wall_clock(&sim_.clock());
   sim_.spawn("director", "world", [this] { director(); });
   sim_.spawn("fault-actor", "world", [this] { fault_actor(); });
   if (scenario_.node.metrics_interval_ns > 0) sim_.spawn("metrics", "world", [this] { metrics_sampler(); });
@@ -114,8 +118,9 @@ RunResult World::run() {
   for (const std::string& e : outcome.errors) violation("no_internal_error", e);
   if (node_->fs() != nullptr && !node_->fenced() && node_->conn() != nullptr) node_->fence();
   system_->close();
-  node_.reset();  // closes a connection a cancelled run left open
-  sim::uninstall_wall_clock();
+  node_.reset();  // closes a connection a cancelled run left open (its waits run WiredTiger's fibers)
+  assert(sim_.live_daemons() == 0 && "every WiredTiger thread ends with its connection");
+  assert(sim::wt_threads::counters().mutexes_held == 0 && "no WiredTiger mutex outlives the run");
 
   stats_.virtual_ns = sim_.now_ns();
   reached("enospc_reached", disk_.enospc_returned() > 0 ? 1 : 0);
@@ -126,7 +131,6 @@ RunResult World::run() {
                        {"violations", list},
                        {"coverage", coverage_},
                        {"buggify", buggify_.report()},
-                       {"measured", {{"wiredtiger_background_messages", background_messages_}}},
                        {"stats",
                         {{"commits_acked", stats_.commits_acked},
                          {"commits_failed", stats_.commits_failed},
@@ -149,7 +153,7 @@ void World::director() {
     if (node_dead_) break;
     system_->close();
     node_->close_fenced();
-    drain_wt_messages(/*racy=*/true);
+    drain_wt_messages();
   }
   restarting_ = false;
   // Whole virtual seconds, whether or not anyone watches: the schedule must not depend on it.
@@ -158,10 +162,9 @@ void World::director() {
     if (progress_) progress_(sim_.now_ns(), end_ns_);
   }
   if (end_ns_ > fault_end_ns_) liveness_phase();
-  uint64_t yields = 0;
-  while (restarting_ || sim_.live_fibers("node") > 0) {
+  for (uint64_t waits = 0; restarting_ || sim_.live_fibers("node") > 0; ++waits) {
+    assert(waits < kWaitsForNodeMax);
     sim_.sleep_for(sim::kNsPerMs);
-    assert(++yields < kMaxYieldsWaitingForNode);
   }
   final_checks();
 }
@@ -210,6 +213,16 @@ bool World::start_node() {
   if (node_->fenced()) return false;
   spawn_node_actors();
   return true;
+}
+
+// What the crashing disk operation was part of: coverage of the places storage engines break.
+void World::note_crash_point(faults::FsOp op, const std::string& file) {
+  if (sim::wt_threads::in_eviction() || sim_.current_or_main().name.rfind("wt:evict", 0) == 0) reached("crash_during_eviction");
+  if (checkpoint_running_) reached("crash_during_checkpoint");
+  const bool log_file = file.rfind("WiredTigerLog.", 0) == 0 || file.rfind("WiredTigerTmplog.", 0) == 0;
+  const bool later_log = log_file && file.size() > 14 && std::strtoull(file.c_str() + file.find('.') + 1, nullptr, 10) > 1;
+  const bool switching = later_log && (op == faults::FsOp::kCreate || op == faults::FsOp::kRename);
+  if (switching || sim_.current_or_main().name == "wt:log-close-server") reached("crash_during_log_switch");
 }
 
 void World::check_recovered(const char* when) {
@@ -271,7 +284,7 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
   injector_.power_cycled();
   trace_->event(sim_.now_ns(), "faults", "crash",
                 {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
-                 {"generation", node_->generation()}, {"measured", {{"unsynced", files}}}});
+                 {"generation", node_->generation()}, {"unsynced", files}});
   sim_.cancel_group("node");
   if (!restarting_) {
     restarting_ = true;
@@ -280,21 +293,21 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
 }
 
 void World::restarter() {
-  uint64_t yields = 0;
-  while (sim_.live_fibers("node") > 0) {
-    sim_.yield();
-    assert(++yields < kMaxYieldsWaitingForNode);
+  // Sleep, not yield: a fiber still inside WiredTiger may wait for virtual time to pass.
+  for (uint64_t waits = 0; sim_.live_fibers("node") > 0; ++waits) {
+    assert(waits < kWaitsForNodeMax);
+    sim_.sleep_for(sim::kNsPerUs);
   }
   drain_wt_messages();
   system_->close();
   node_->close_fenced();
-  drain_wt_messages(/*racy=*/true);
+  drain_wt_messages();
   for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
     sim_.sleep_for(scenario_.cost.restart_ns);
     if (start_node() || node_dead_) break;
     system_->close();
     node_->close_fenced();
-    drain_wt_messages(/*racy=*/true);
+    drain_wt_messages();
   }
   restarting_ = false;
 }
@@ -339,24 +352,24 @@ void World::reached(const std::string& marker, uint64_t times) {
   if (times > 0) coverage_[marker] += times;
 }
 
-// WiredTiger's own threads (eviction, log servers, sweep) and the teardown of a crashed
-// connection print what they see when they see it: those messages are kept, but outside the hash
-// (the verdict's "measured"), like every other value WiredTiger's threads can shift.
-static bool from_background(const std::string& m) {
-  for (const char* who : {"eviction-server", "log-server", "log-wrlsn-server", "log-close-server", "sweep-server",
-                          "checkpoint-server", "__wt_cache_destroy"}) {
-    if (m.find(who) != std::string::npos) return true;
+// Every message, WiredTiger's own threads' included: they run on the seeded scheduler, so what
+// they print and when is part of the run.
+void World::drain_wt_messages() {
+  for (std::string& m : node_->take_messages()) {
+    trace_->event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
   }
-  return false;
 }
 
-void World::drain_wt_messages(bool racy) {
-  for (std::string& m : node_->take_messages()) {
-    if (racy || from_background(m)) {
-      if (background_messages_.size() < kBackgroundMessagesMax) background_messages_.push_back(std::move(m));
-      continue;
-    }
-    trace_->event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
+sim::Nanos World::disk_cost_ns(faults::FsOp op, uint64_t bytes) const {
+  const engine::CostModel& cost = scenario_.cost;
+  switch (op) {
+    case faults::FsOp::kRead:
+    case faults::FsOp::kWrite:
+      return cost.disk_per_byte_ns * static_cast<sim::Nanos>(bytes);
+    case faults::FsOp::kSync:
+      return cost.disk_sync_ns;
+    default:
+      return 0;  // metadata operations: their cost is in the directory sync that makes them durable
   }
 }
 
@@ -366,7 +379,7 @@ bool World::drain_fired_faults() {
     io_error |= f.what.rfind("EIO", 0) == 0;
     if (f.what.rfind("EIO", 0) == 0) reached("io_error_injected");
     trace_->event(sim_.now_ns(), "faults", "fired",
-                  {{"plan_index", f.plan_index}, {"disk_op", f.disk_op}, {"file", f.file}, {"what", f.what}});
+                  {{"plan_index", f.plan_index}, {"disk_op", f.disk_op}, {"file", f.file}, {"what", f.what}, {"actor", f.actor}});
   }
   return io_error;
 }

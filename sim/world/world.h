@@ -121,14 +121,15 @@ class World {
   void director();
   bool start_node();
   void crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause);
+  void note_crash_point(faults::FsOp op, const std::string& file);
   void restarter();
   void final_checks();
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
   void check_recovered(const char* when);
-  // `racy`: printed while a crashed connection was torn down (outside the hash, see world.cpp).
-  void drain_wt_messages(bool racy = false);
+  void drain_wt_messages();
+  sim::Nanos disk_cost_ns(faults::FsOp op, uint64_t bytes) const;
   bool drain_fired_faults();  // true if an injected I/O error fired
   bool corruption_injected() const;
   void report_validation(const char* when);
@@ -154,12 +155,11 @@ class World {
   sim::Resource cpu_;
   sim::Resource disk_queue_;
   std::vector<properties::Violation> violations_;
-  static constexpr size_t kBackgroundMessagesMax = 1000;
-  std::vector<std::string> background_messages_;  // WiredTiger's threads' messages (not hashed)
   std::map<std::string, uint64_t> coverage_;  // marker -> times reached (ordered: deterministic)
   faults::CrashMode last_crash_mode_ = faults::CrashMode::kDropUnsynced;
   RunStats stats_;
   bool restarting_ = false;
+  bool checkpoint_running_ = false;  // the checkpointer is inside WiredTiger's checkpoint
   bool node_dead_ = false;  // could not be restarted: the run ends early
   sim::Nanos end_ns_;
   sim::Nanos fault_end_ns_;

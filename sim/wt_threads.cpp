@@ -1,0 +1,475 @@
+// WiredTiger's own threads as fibers: the interposed functions (see wt_threads.h for the rules).
+//
+// Why each piece is here (the measured facts are in shared/docs/wiredtiger-notes.md):
+// - The executable's unversioned definitions satisfy libwiredtiger.so's versioned references; the
+//   real functions are reached with dlsym/dlvsym (GLIBC_2.3.2 for pthread_cond_*).
+// - Mutex and condition-variable state lives inside WiredTiger's own pthread_mutex_t and
+//   pthread_cond_t (all zero is "unlocked, no waiters", as PTHREAD_MUTEX_INITIALIZER is), so
+//   there is no table keyed by address.
+// - __wt_evict and __wt_txn_update_oldest are preemption points: the eviction server's pass loops
+//   while it "makes progress" without reaching any pthread call, waiting for application threads
+//   that on one OS thread only run if it yields.
+// - Nothing here may add a switch point inside WiredTiger's spin windows (its rwlock retries,
+//   is_allocating waits, evict_lock trylock loop): those only PAUSE, and stay safe because no
+//   fiber switch happens inside them.
+#include "sim/wt_threads.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <link.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/select.h>
+#include <time.h>
+
+#include <cassert>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "sim/scheduler.h"
+
+namespace wtsim::sim::wt_threads {
+namespace {
+
+constexpr Nanos kYieldNs = kNsPerUs;                      // one sched_yield in virtual time
+constexpr Nanos kPreemptionNs = kNsPerUs;                 // one __wt_evict or __wt_txn_update_oldest
+constexpr Nanos kMonotonicBaseNs = 1000 * kNsPerSec;      // CLOCK_MONOTONIC at virtual time 0
+constexpr uint64_t kThreadIdTag = 0x5754ull << 48;         // "WT": a fiber's pthread_t
+constexpr size_t kSessionNamesMax = 4096;                 // bound on the session-name table
+
+// ---- libwiredtiger.so's mapping: which calls are WiredTiger's. ----
+uintptr_t g_wt_lo = 0, g_wt_hi = 0;
+
+int find_wiredtiger(struct dl_phdr_info* info, size_t, void*) {
+  if (info->dlpi_name == nullptr || std::strstr(info->dlpi_name, "libwiredtiger") == nullptr) return 0;
+  if (std::strstr(info->dlpi_name, "libwiredtiger_") != nullptr) return 0;  // java, snappy, zlib
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD) continue;
+    const uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+    const uintptr_t hi = lo + ph.p_memsz;
+    if (g_wt_lo == 0 || lo < g_wt_lo) g_wt_lo = lo;
+    if (hi > g_wt_hi) g_wt_hi = hi;
+  }
+  return 1;
+}
+
+// Runs once the libraries are loaded; earlier calls (the loader's own) all get the real functions.
+__attribute__((constructor)) void locate_wiredtiger() { dl_iterate_phdr(find_wiredtiger, nullptr); }
+
+bool from_wiredtiger(const void* return_address) {
+  const auto a = reinterpret_cast<uintptr_t>(return_address);
+  return a >= g_wt_lo && a < g_wt_hi;
+}
+
+#define WTSIM_CALLER_IS_WT() from_wiredtiger(__builtin_return_address(0))
+
+// ---- The real functions. ----
+template <class Fn>
+Fn resolve(Fn& slot, const char* name, const char* version) {
+  // No guard variable: a C++ static's guard could itself call into these functions.
+  if (slot == nullptr) {
+    void* p = version != nullptr ? dlvsym(RTLD_NEXT, name, version) : dlsym(RTLD_NEXT, name);
+    slot = reinterpret_cast<Fn>(p);
+  }
+  return slot;
+}
+
+#define WTSIM_REAL(fn, version)                              \
+  [] {                                                       \
+    static decltype(&::fn) slot = nullptr;                   \
+    return resolve(slot, #fn, version);                      \
+  }()
+
+Counters g_counters;
+
+// The owner of locks taken by WiredTiger with no simulator active (only uncontended ones work).
+FiberRecord g_outside;
+
+[[noreturn]] void fatal(const char* what) {
+  std::fprintf(stderr, "wtsim: WiredTiger fiber layer: %s\n", what);
+  std::abort();
+}
+
+FiberRecord& me(Simulator* sim) { return sim != nullptr ? sim->current_or_main() : g_outside; }
+
+// ---- FIFO waiter lists, intrusive: each node lives on its waiting fiber's stack. ----
+struct Waiter {
+  FiberRecord* fiber = nullptr;
+  Waiter* prev = nullptr;
+  Waiter* next = nullptr;
+  bool queued = false;
+};
+
+struct WaitList {
+  Waiter* head;
+  Waiter* tail;
+
+  void push_back(Waiter& w) {
+    assert(!w.queued);
+    w.prev = tail;
+    w.next = nullptr;
+    (tail != nullptr ? tail->next : head) = &w;
+    tail = &w;
+    w.queued = true;
+  }
+  void remove(Waiter& w) {
+    assert(w.queued);
+    (w.prev != nullptr ? w.prev->next : head) = w.next;
+    (w.next != nullptr ? w.next->prev : tail) = w.prev;
+    w.queued = false;
+  }
+  Waiter* pop_front() {
+    Waiter* w = head;
+    if (w != nullptr) remove(*w);
+    return w;
+  }
+};
+
+struct FiberMutex {  // overlays pthread_mutex_t
+  FiberRecord* owner;
+  WaitList waiters;
+};
+static_assert(sizeof(FiberMutex) <= sizeof(pthread_mutex_t));
+
+struct FiberCond {  // overlays pthread_cond_t
+  WaitList waiters;
+  clockid_t clock;  // the clock of timed waits' deadlines
+};
+static_assert(sizeof(FiberCond) <= sizeof(pthread_cond_t));
+
+FiberMutex* as_fiber(pthread_mutex_t* m) { return reinterpret_cast<FiberMutex*>(m); }
+FiberCond* as_fiber(pthread_cond_t* c) { return reinterpret_cast<FiberCond*>(c); }
+
+int lock(FiberMutex* m) {
+  Simulator* sim = Simulator::active();
+  FiberRecord& self = me(sim);
+  if (m->owner == nullptr) {
+    m->owner = &self;
+    ++g_counters.mutexes_held;
+    return 0;
+  }
+  if (m->owner == &self) fatal("WiredTiger locked a mutex it holds (not recursive)");
+  if (sim == nullptr) fatal("a WiredTiger mutex is contended with no simulator active");
+  Waiter w;
+  w.fiber = &self;
+  m->waiters.push_back(w);
+  sim->park_until("wt:mutex", nullptr);
+  assert(m->owner == &self && !w.queued);  // handed over by unlock()
+  return 0;
+}
+
+int unlock(FiberMutex* m) {
+  if (m->owner == nullptr) fatal("WiredTiger unlocked a mutex nobody holds");
+  Waiter* next = m->waiters.pop_front();
+  if (next == nullptr) {
+    m->owner = nullptr;
+    assert(g_counters.mutexes_held > 0);
+    --g_counters.mutexes_held;
+    return 0;
+  }
+  m->owner = next->fiber;  // FIFO hand-off: no barging, the order of waiting decides
+  Simulator::active()->unpark(*next->fiber);
+  return 0;
+}
+
+Nanos deadline_of(const FiberCond& c, const struct timespec& abstime) {
+  const Nanos t_ns = static_cast<Nanos>(abstime.tv_sec) * kNsPerSec + abstime.tv_nsec;
+  return c.clock == CLOCK_MONOTONIC ? t_ns - kMonotonicBaseNs : t_ns - kVirtualEpochSec * kNsPerSec;
+}
+
+int cond_wait(FiberCond* c, FiberMutex* m, const struct timespec* abstime) {
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr) fatal("WiredTiger waits on a condition with no simulator active");
+  Waiter w;
+  w.fiber = &sim->current_or_main();
+  if (m->owner != w.fiber) fatal("WiredTiger waits on a condition without holding its mutex");
+  c->waiters.push_back(w);
+  unlock(m);
+  Nanos deadline_ns = 0;
+  if (abstime != nullptr) deadline_ns = deadline_of(*c, *abstime);
+  const bool timed_out = sim->park_until("wt:condition", abstime != nullptr ? &deadline_ns : nullptr);
+  if (w.queued) c->waiters.remove(w);
+  lock(m);
+  return timed_out ? ETIMEDOUT : 0;
+}
+
+int cond_broadcast(FiberCond* c) {
+  Simulator* sim = Simulator::active();
+  while (Waiter* w = c->waiters.pop_front()) {
+    // A waiter whose deadline already woke it is ready, not parked: taking it off is enough.
+    if (w->fiber->parked) sim->unpark(*w->fiber);
+  }
+  return 0;
+}
+
+// ---- Threads. ----
+std::string g_pending_name;  // set while __wt_thread_create runs: the new thread's session name
+std::unordered_map<const void*, std::string> g_session_names;  // lookup only, never iterated
+uint64_t g_simulator_serial = 0;
+const Simulator* g_serial_owner = nullptr;
+
+uint64_t serial_of(const Simulator* sim) {
+  if (sim != g_serial_owner) {
+    g_serial_owner = sim;
+    ++g_simulator_serial;
+  }
+  return g_simulator_serial & 0xffff;
+}
+
+pthread_t encode_thread(Simulator* sim, uint64_t fiber_id) {
+  return static_cast<pthread_t>(kThreadIdTag | (serial_of(sim) << 32) | fiber_id);
+}
+
+FiberRecord* decode_thread(Simulator* sim, pthread_t t) {
+  const auto v = static_cast<uint64_t>(t);
+  if ((v & (0xffffull << 48)) != kThreadIdTag) return nullptr;
+  if (((v >> 32) & 0xffff) != serial_of(sim)) fatal("WiredTiger joins a thread of another simulator's run");
+  return sim->fiber_by_id(v & 0xffffffffull);
+}
+
+std::unordered_map<const FiberRecord*, int> g_evict_depth;  // lookup only, never iterated
+
+// A switch point that also costs virtual time, as the work that follows does on a real CPU: an
+// eviction loop that finds nothing to write (an in-memory split, a page it cannot evict) would
+// otherwise spin with time standing still, and the fibers it waits for sleep on timers.
+void preemption_point() {
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr || !sim->in_fiber()) return;
+  ++g_counters.preemptions;
+  const Nanos until_ns = sim->now_ns() + kPreemptionNs;
+  sim->park_until("wt:preempted", &until_ns);  // never cancellable: we are inside WiredTiger
+}
+
+}  // namespace
+
+const Counters& counters() { return g_counters; }
+
+bool in_eviction() {
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr) return false;
+  const auto it = g_evict_depth.find(&sim->current_or_main());
+  return it != g_evict_depth.end() && it->second > 0;
+}
+
+extern "C" {
+// Referenced by the link options of wtsim_sim (sim/CMakeLists.txt): pulls this object into every
+// executable, whether or not it calls problem().
+int wtsim_wt_threads_anchor = 0;
+}
+
+std::string problem() {
+  if (g_wt_lo == 0) return "libwiredtiger.so is not mapped in this process";
+  if (dlsym(RTLD_DEFAULT, "pthread_mutex_lock") != reinterpret_cast<void*>(&::pthread_mutex_lock)) {
+    return "the executable does not export the interposed pthread functions (link it with ENABLE_EXPORTS)";
+  }
+  const bool reals_found = WTSIM_REAL(pthread_create, nullptr) && WTSIM_REAL(pthread_join, nullptr) &&
+                           WTSIM_REAL(pthread_self, nullptr) && WTSIM_REAL(pthread_mutex_lock, nullptr) &&
+                           WTSIM_REAL(pthread_cond_wait, "GLIBC_2.3.2") &&
+                           WTSIM_REAL(pthread_cond_timedwait, "GLIBC_2.3.2") && WTSIM_REAL(sched_yield, nullptr) &&
+                           WTSIM_REAL(select, nullptr) && WTSIM_REAL(clock_gettime, nullptr);
+  if (!reals_found) return "a real pthread, sched_yield, select or clock_gettime function is not found";
+  for (const char* internal : {"__wt_evict", "__wt_txn_update_oldest", "__wt_thread_create", "__wt_open_internal_session"}) {
+    if (dlsym(RTLD_NEXT, internal) == nullptr) {
+      return std::string("libwiredtiger.so does not export ") + internal + " (a build other than Debian's 3.2.1?)";
+    }
+  }
+  if (g_counters.threads_refused > 0) {
+    return "WiredTiger started " + std::to_string(g_counters.threads_refused) + " thread(s) with no simulator active";
+  }
+  return "";
+}
+
+std::string single_thread_problem() {
+  DIR* dir = opendir("/proc/self/task");
+  if (dir == nullptr) return "";  // no /proc: nothing to check against
+  int threads = 0;
+  while (const struct dirent* e = readdir(dir)) threads += e->d_name[0] != '.' ? 1 : 0;
+  closedir(dir);
+  if (threads <= 1) return "";
+  return std::to_string(threads) + " OS threads run in this process: a WiredTiger thread escaped the fiber layer";
+}
+
+}  // namespace wtsim::sim::wt_threads
+
+// ===================== The interposed functions (C linkage, exported). =====================
+using namespace wtsim::sim;
+using namespace wtsim::sim::wt_threads;
+
+extern "C" {
+
+int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*), void* arg) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_create, nullptr)(thread, attr, start, arg);
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr) {
+    ++g_counters.threads_refused;  // fail closed: no WiredTiger thread ever runs as an OS thread
+    return EAGAIN;
+  }
+  const std::string name = "wt:" + (g_pending_name.empty() ? std::string("thread") : g_pending_name);
+  FiberRecord& fiber = sim->spawn(name, "wt", [start, arg] { (void)start(arg); }, /*daemon=*/true);
+  *thread = encode_thread(sim, fiber.id);
+  ++g_counters.threads_started;
+  return 0;
+}
+
+int pthread_join(pthread_t thread, void** retval) {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_join, nullptr)(thread, retval);
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr) fatal("WiredTiger joins a thread with no simulator active");
+  FiberRecord* fiber = decode_thread(sim, thread);
+  if (fiber == nullptr) return ESRCH;
+  sim->join(*fiber);
+  if (retval != nullptr) *retval = nullptr;
+  return 0;
+}
+
+pthread_t pthread_self() noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_self, nullptr)();
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr) return WTSIM_REAL(pthread_self, nullptr)();
+  return encode_thread(sim, sim->in_fiber() ? sim->current().id : 0);  // deterministic in messages
+}
+
+int pthread_mutex_init(pthread_mutex_t* m, const pthread_mutexattr_t* attr) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_mutex_init, nullptr)(m, attr);
+  std::memset(m, 0, sizeof(*m));
+  return 0;
+}
+
+int pthread_mutex_destroy(pthread_mutex_t* m) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_mutex_destroy, nullptr)(m);
+  const FiberMutex* fm = as_fiber(m);
+  if (fm->owner != nullptr || fm->waiters.head != nullptr) return EBUSY;
+  return 0;
+}
+
+int pthread_mutex_lock(pthread_mutex_t* m) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_mutex_lock, nullptr)(m);
+  return lock(as_fiber(m));
+}
+
+int pthread_mutex_trylock(pthread_mutex_t* m) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_mutex_trylock, nullptr)(m);
+  FiberMutex* fm = as_fiber(m);
+  if (fm->owner != nullptr) return EBUSY;
+  return lock(fm);
+}
+
+int pthread_mutex_unlock(pthread_mutex_t* m) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_mutex_unlock, nullptr)(m);
+  return unlock(as_fiber(m));
+}
+
+int pthread_cond_init(pthread_cond_t* c, const pthread_condattr_t* attr) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_cond_init, "GLIBC_2.3.2")(c, attr);
+  std::memset(c, 0, sizeof(*c));
+  clockid_t clock = CLOCK_REALTIME;
+  if (attr != nullptr) pthread_condattr_getclock(attr, &clock);
+  as_fiber(c)->clock = clock;
+  return 0;
+}
+
+int pthread_cond_destroy(pthread_cond_t* c) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_cond_destroy, "GLIBC_2.3.2")(c);
+  return as_fiber(c)->waiters.head != nullptr ? EBUSY : 0;
+}
+
+int pthread_cond_wait(pthread_cond_t* c, pthread_mutex_t* m) {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_cond_wait, "GLIBC_2.3.2")(c, m);
+  return cond_wait(as_fiber(c), as_fiber(m), nullptr);
+}
+
+int pthread_cond_timedwait(pthread_cond_t* c, pthread_mutex_t* m, const struct timespec* abstime) {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_cond_timedwait, "GLIBC_2.3.2")(c, m, abstime);
+  return cond_wait(as_fiber(c), as_fiber(m), abstime);
+}
+
+int pthread_cond_broadcast(pthread_cond_t* c) noexcept {
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_cond_broadcast, "GLIBC_2.3.2")(c);
+  return cond_broadcast(as_fiber(c));
+}
+
+int sched_yield() noexcept {
+  // __wt_yield tail-calls sched_yield: the return address is __wt_yield's caller, still WiredTiger.
+  if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(sched_yield, nullptr)();
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr) return 0;
+  ++g_counters.yields;
+  // 1 us of virtual time, so that spin-yield loops waiting for a timeout end.
+  const Nanos until_ns = sim->now_ns() + kYieldNs;
+  sim->park_until("wt:yield", &until_ns);
+  return 0;
+}
+
+int select(int nfds, fd_set* r, fd_set* w, fd_set* e, struct timeval* timeout) {
+  // select(0, NULL, NULL, NULL, &t) is __wt_sleep.
+  if (nfds != 0 || timeout == nullptr || !WTSIM_CALLER_IS_WT() || Simulator::active() == nullptr) {
+    return WTSIM_REAL(select, nullptr)(nfds, r, w, e, timeout);
+  }
+  Simulator* sim = Simulator::active();
+  const Nanos until_ns = sim->now_ns() + timeout->tv_sec * kNsPerSec + timeout->tv_usec * kNsPerUs;
+  sim->park_until("wt:sleep", &until_ns);
+  return 0;
+}
+
+int clock_gettime(clockid_t id, struct timespec* ts) noexcept {
+  if (!WTSIM_CALLER_IS_WT() || (id != CLOCK_REALTIME && id != CLOCK_MONOTONIC)) {
+    return WTSIM_REAL(clock_gettime, nullptr)(id, ts);
+  }
+  // Frozen (0) with no simulator active: WiredTiger's rdtsc calibration then measures nothing and
+  // its clock stays clock_gettime, that is, virtual, for the life of the process.
+  const Simulator* sim = Simulator::active();
+  const Nanos now_ns = (sim != nullptr ? sim->now_ns() : 0) +
+                       (id == CLOCK_MONOTONIC ? kMonotonicBaseNs : kVirtualEpochSec * kNsPerSec);
+  ts->tv_sec = now_ns / kNsPerSec;
+  ts->tv_nsec = now_ns % kNsPerSec;
+  return 0;
+}
+
+// ---- WiredTiger's own functions (internal symbols of Debian's build, called through its PLT). ----
+int __wt_evict(void* session, void* ref, uint32_t previous_state, uint32_t flags) {
+  static int (*real)(void*, void*, uint32_t, uint32_t) = nullptr;
+  resolve(real, "__wt_evict", nullptr);
+  preemption_point();
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr) return real(session, ref, previous_state, flags);
+  const FiberRecord* self = &sim->current_or_main();
+  ++g_evict_depth[self];
+  const int ret = real(session, ref, previous_state, flags);
+  if (--g_evict_depth[self] == 0) g_evict_depth.erase(self);
+  return ret;
+}
+
+int __wt_txn_update_oldest(void* session, uint32_t flags) {
+  static int (*real)(void*, uint32_t) = nullptr;
+  resolve(real, "__wt_txn_update_oldest", nullptr);
+  preemption_point();
+  return real(session, flags);
+}
+
+int __wt_open_internal_session(void* conn, const char* name, bool open_metadata, uint32_t session_flags, void** sessionp) {
+  static int (*real)(void*, const char*, bool, uint32_t, void**) = nullptr;
+  resolve(real, "__wt_open_internal_session", nullptr);
+  const int ret = real(conn, name, open_metadata, session_flags, sessionp);
+  if (ret == 0 && name != nullptr && *sessionp != nullptr) {
+    if (g_session_names.size() >= kSessionNamesMax) g_session_names.clear();  // bounded; names only
+    g_session_names[*sessionp] = name;
+  }
+  return ret;
+}
+
+int __wt_thread_create(void* session, void* tidret, void* (*func)(void*), void* arg) {
+  static int (*real)(void*, void*, void* (*)(void*), void*) = nullptr;
+  resolve(real, "__wt_thread_create", nullptr);
+  const auto it = g_session_names.find(session);
+  g_pending_name = it != g_session_names.end() ? it->second : "";
+  const int ret = real(session, tidret, func, arg);
+  g_pending_name.clear();
+  return ret;
+}
+
+}  // extern "C"

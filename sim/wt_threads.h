@@ -1,0 +1,47 @@
+#pragma once
+// WiredTiger's own threads as fibers of the run's seeded scheduler (wt_threads.cpp).
+//
+// The executable interposes the functions libwiredtiger.so imports to make threads, to wait and
+// to read the clock (pthread_create/join/self, pthread_mutex_*, pthread_cond_*, sched_yield,
+// select with no descriptors, clock_gettime) and two of WiredTiger's internal functions as
+// preemption points (__wt_evict, __wt_txn_update_oldest). Only calls whose return address lies
+// in libwiredtiger.so get fiber behaviour; every other caller gets the real function.
+//
+// For WiredTiger's calls:
+// - a thread is a daemon fiber of the active Simulator, named "wt:" + its internal session's
+//   name (wt:eviction-server, wt:log-server, wt:sweep-server, ...); pthread_self is its fiber id;
+// - a mutex hands off in FIFO order, a condition variable's timed wait ends on virtual time;
+// - sched_yield and the two preemption points cost 1 us of virtual time each, select(0, ...)
+//   sleeps in virtual time;
+// - CLOCK_REALTIME and CLOCK_MONOTONIC both read the virtual clock (frozen when no simulator is
+//   active), so WiredTiger's start-up rdtsc calibration measures 0 ns and it keeps clock_gettime.
+// A wait inside WiredTiger is never cancelled (see sim::FiberRecord::no_cancel_depth). WiredTiger
+// may be called from the main context too (tests, benchmarks): its waits then run the other
+// fibers until it can go on.
+#include <cstdint>
+#include <string>
+
+namespace wtsim::sim::wt_threads {
+
+// Empty if the layer is in effect: the interposed functions are the ones the dynamic linker
+// binds, libwiredtiger.so is mapped, the real functions and WiredTiger's internal symbols resolve,
+// and no WiredTiger thread has been refused (started with no simulator active). Otherwise why not.
+std::string problem();
+
+// Empty if this process runs on one OS thread (checked after each wiredtiger_open).
+std::string single_thread_problem();
+
+// Whether the current fiber (or the main context) is inside WiredTiger's __wt_evict: its disk
+// operations are eviction's (the eviction server's workers or an application thread evicting).
+bool in_eviction();
+
+struct Counters {
+  uint64_t threads_started = 0;   // WiredTiger threads made fibers, process-wide
+  uint64_t threads_refused = 0;   // pthread_create calls refused (no simulator active)
+  uint64_t mutexes_held = 0;      // WiredTiger mutexes locked right now
+  uint64_t preemptions = 0;       // preemption points passed in a fiber
+  uint64_t yields = 0;            // sched_yield calls (1 us each)
+};
+const Counters& counters();
+
+}  // namespace wtsim::sim::wt_threads
