@@ -209,11 +209,16 @@ SimFileSystem::SimFileSystem(Disk& disk, FaultInjector* faults, std::string home
 
 SimFileSystem::~SimFileSystem() = default;
 
-std::string SimFileSystem::extension_config() const {
-  // WiredTiger looks the entry point up in the running program (exported with -rdynamic); the
-  // file system's address travels through the extension's config.
-  return "extensions=[local={entry=wtsim_install_file_system,early_load=true,config=(fs=" +
-         std::to_string(reinterpret_cast<uintptr_t>(this)) + ")}]";
+namespace {
+SimFileSystem* g_to_install = nullptr;  // set by extension_config(), taken by the entry point
+}  // namespace
+
+std::string SimFileSystem::extension_config() {
+  // WiredTiger looks the entry point up in the running program (exported with -rdynamic). The
+  // file system travels outside the config string: the string is written into WiredTiger.basecfg,
+  // and an address there would make file sizes (and so disk time) depend on the heap's layout.
+  g_to_install = this;
+  return "extensions=[local={entry=wtsim_install_file_system,early_load=true}]";
 }
 
 std::string SimFileSystem::relative(const char* name) const {
@@ -252,14 +257,17 @@ void SimFileSystem::fence() {
   assert(disk_ == ghost_.get());
 }
 
+SimFileSystem* take_file_system_to_install() {
+  SimFileSystem* fs = g_to_install;
+  g_to_install = nullptr;
+  return fs;
+}
+
 }  // namespace wtsim::faults
 
 // The extension entry point named in extension_config(). Exported from the executable.
-extern "C" int wtsim_install_file_system(WT_CONNECTION* conn, WT_CONFIG_ARG* config) {
-  WT_EXTENSION_API* api = conn->get_extension_api(conn);
-  WT_CONFIG_ITEM value;
-  int ret = api->config_get(api, nullptr, config, "fs", &value);
-  if (ret != 0) return ret;
-  auto* fs = reinterpret_cast<wtsim::faults::SimFileSystem*>(static_cast<uintptr_t>(value.val));
+extern "C" int wtsim_install_file_system(WT_CONNECTION* conn, WT_CONFIG_ARG*) {
+  wtsim::faults::SimFileSystem* fs = wtsim::faults::take_file_system_to_install();
+  if (fs == nullptr) return EINVAL;  // wiredtiger_open without extension_config() just before
   return conn->set_file_system(conn, fs->wt_file_system(), nullptr);
 }

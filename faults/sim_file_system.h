@@ -48,8 +48,9 @@ class SimFileSystem {
 
   WT_FILE_SYSTEM* wt_file_system() { return &iface_.fs; }
   const std::string& home() const { return home_; }
-  // The extensions= entry for wiredtiger_open's config that installs this file system.
-  std::string extension_config() const;
+  // The extensions= entry for wiredtiger_open's config that installs this file system; call it
+  // right before that wiredtiger_open (the entry point takes this file system then).
+  std::string extension_config();
 
   void set_crash_handler(CrashHandler handler) { crash_handler_ = std::move(handler); }
   void set_disk_timer(DiskTimer timer) { disk_timer_ = std::move(timer); }
@@ -83,5 +84,8 @@ class SimFileSystem {
   DiskTimer disk_timer_;
   FsStats stats_;
 };
+
+// For the extension entry point: the file system extension_config() named last, once.
+SimFileSystem* take_file_system_to_install();
 
 }  // namespace wtsim::faults
