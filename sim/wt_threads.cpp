@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <sys/select.h>
 #include <time.h>
+#include <wiredtiger.h>
 
 #include <cassert>
 #include <cerrno>
@@ -29,6 +30,7 @@
 #include <cstring>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "sim/scheduler.h"
 
@@ -233,6 +235,9 @@ FiberRecord* decode_thread(Simulator* sim, pthread_t t) {
 }
 
 std::unordered_map<const FiberRecord*, int> g_evict_depth;  // lookup only, never iterated
+// Connections that panicked (WT_SESSION_IMPL starts with its WT_SESSION, whose first member is the
+// connection). Lookup only; at most one entry per panic, and a panicked connection is never freed.
+std::unordered_set<const WT_CONNECTION*> g_panicked;
 
 // A switch point that also costs virtual time, as the work that follows does on a real CPU: an
 // eviction loop that finds nothing to write (an in-memory split, a page it cannot evict) would
@@ -273,7 +278,8 @@ std::string problem() {
                            WTSIM_REAL(pthread_cond_timedwait, "GLIBC_2.3.2") && WTSIM_REAL(sched_yield, nullptr) &&
                            WTSIM_REAL(select, nullptr) && WTSIM_REAL(clock_gettime, nullptr);
   if (!reals_found) return "a real pthread, sched_yield, select or clock_gettime function is not found";
-  for (const char* internal : {"__wt_evict", "__wt_txn_update_oldest", "__wt_thread_create", "__wt_open_internal_session"}) {
+  for (const char* internal : {"__wt_evict", "__wt_txn_update_oldest", "__wt_thread_create", "__wt_open_internal_session",
+                               "__wt_panic", "__wt_txn_activity_drain"}) {
     if (dlsym(RTLD_NEXT, internal) == nullptr) {
       return std::string("libwiredtiger.so does not export ") + internal + " (a build other than Debian's 3.2.1?)";
     }
@@ -460,6 +466,24 @@ int __wt_open_internal_session(void* conn, const char* name, bool open_metadata,
     g_session_names[*sessionp] = name;
   }
   return ret;
+}
+
+// A panicked connection's transactions never end (its sessions refuse to roll back), so its close
+// would wait in __wt_txn_activity_drain for ever: WiredTiger expects the process to exit. A run
+// cannot; it abandons the connection (leak_memory=true) without that wait, and the close stops
+// WiredTiger's threads as usual.
+int __wt_panic(void* session) {
+  static int (*real)(void*) = nullptr;
+  resolve(real, "__wt_panic", nullptr);
+  if (session != nullptr) g_panicked.insert(static_cast<WT_SESSION*>(session)->connection);
+  return real(session);
+}
+
+int __wt_txn_activity_drain(void* session) {
+  static int (*real)(void*) = nullptr;
+  resolve(real, "__wt_txn_activity_drain", nullptr);
+  if (session != nullptr && g_panicked.count(static_cast<WT_SESSION*>(session)->connection) > 0) return 0;
+  return real(session);
 }
 
 int __wt_thread_create(void* session, void* tidret, void* (*func)(void*), void* arg) {

@@ -4,7 +4,9 @@
 // The executable interposes the functions libwiredtiger.so imports to make threads, to wait and
 // to read the clock (pthread_create/join/self, pthread_mutex_*, pthread_cond_*, sched_yield,
 // select with no descriptors, clock_gettime) and two of WiredTiger's internal functions as
-// preemption points (__wt_evict, __wt_txn_update_oldest). Only calls whose return address lies
+// preemption points (__wt_evict, __wt_txn_update_oldest); __wt_panic and __wt_txn_activity_drain
+// let a panicked connection be closed (see wt_threads.cpp); __wt_open_internal_session and
+// __wt_thread_create name the threads. Only calls whose return address lies
 // in libwiredtiger.so get fiber behaviour; every other caller gets the real function.
 //
 // For WiredTiger's calls:
