@@ -38,7 +38,11 @@ namespace wtsim::sim::wt_threads {
 namespace {
 
 constexpr Nanos kYieldNs = kNsPerUs;                      // one sched_yield in virtual time
-constexpr Nanos kPreemptionNs = kNsPerUs;                 // one __wt_evict or __wt_txn_update_oldest
+// The CPU time of one page eviction (a reconciliation; its writes pay their disk time apart) and
+// of one update of the oldest transaction id: a stuck cache, where eviction retries the same pages,
+// must cost virtual time as it costs real time, or the waits that end it take for ever.
+constexpr Nanos kEvictNs = 50 * kNsPerUs;
+constexpr Nanos kUpdateOldestNs = kNsPerUs;
 constexpr Nanos kMonotonicBaseNs = 1000 * kNsPerSec;      // CLOCK_MONOTONIC at virtual time 0
 constexpr uint64_t kThreadIdTag = 0x5754ull << 48;         // "WT": a fiber's pthread_t
 constexpr size_t kSessionNamesMax = 4096;                 // bound on the session-name table
@@ -242,11 +246,11 @@ std::unordered_set<const WT_CONNECTION*> g_panicked;
 // A switch point that also costs virtual time, as the work that follows does on a real CPU: an
 // eviction loop that finds nothing to write (an in-memory split, a page it cannot evict) would
 // otherwise spin with time standing still, and the fibers it waits for sleep on timers.
-void preemption_point() {
+void preemption_point(Nanos cost_ns) {
   Simulator* sim = Simulator::active();
   if (sim == nullptr || !sim->in_fiber()) return;
   ++g_counters.preemptions;
-  const Nanos until_ns = sim->now_ns() + kPreemptionNs;
+  const Nanos until_ns = sim->now_ns() + cost_ns;
   sim->park_until("wt:preempted", &until_ns);  // never cancellable: we are inside WiredTiger
 }
 
@@ -284,9 +288,6 @@ std::string problem() {
       return std::string("libwiredtiger.so does not export ") + internal + " (a build other than Debian's 3.2.1?)";
     }
   }
-  if (g_counters.threads_refused > 0) {
-    return "WiredTiger started " + std::to_string(g_counters.threads_refused) + " thread(s) with no simulator active";
-  }
   return "";
 }
 
@@ -312,8 +313,12 @@ int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)
   if (!WTSIM_CALLER_IS_WT()) return WTSIM_REAL(pthread_create, nullptr)(thread, attr, start, arg);
   Simulator* sim = Simulator::active();
   if (sim == nullptr) {
-    ++g_counters.threads_refused;  // fail closed: no WiredTiger thread ever runs as an OS thread
-    return EAGAIN;
+    // Fail closed: no WiredTiger thread ever runs as an OS thread. Not an error code: WiredTiger
+    // 3.2.1 crashes in its clean-up after a failed thread start.
+    std::fprintf(stderr, "wtsim: refusing to run: WiredTiger started a thread with no simulator active "
+                         "(call it from a sim::Simulator's fibers or with one alive)\n");
+    std::fflush(nullptr);
+    std::_Exit(2);
   }
   const std::string name = "wt:" + (g_pending_name.empty() ? std::string("thread") : g_pending_name);
   FiberRecord& fiber = sim->spawn(name, "wt", [start, arg] { (void)start(arg); }, /*daemon=*/true);
@@ -440,7 +445,7 @@ int clock_gettime(clockid_t id, struct timespec* ts) noexcept {
 int __wt_evict(void* session, void* ref, uint32_t previous_state, uint32_t flags) {
   static int (*real)(void*, void*, uint32_t, uint32_t) = nullptr;
   resolve(real, "__wt_evict", nullptr);
-  preemption_point();
+  preemption_point(kEvictNs);
   Simulator* sim = Simulator::active();
   if (sim == nullptr) return real(session, ref, previous_state, flags);
   const FiberRecord* self = &sim->current_or_main();
@@ -453,7 +458,7 @@ int __wt_evict(void* session, void* ref, uint32_t previous_state, uint32_t flags
 int __wt_txn_update_oldest(void* session, uint32_t flags) {
   static int (*real)(void*, uint32_t) = nullptr;
   resolve(real, "__wt_txn_update_oldest", nullptr);
-  preemption_point();
+  preemption_point(kUpdateOldestNs);
   return real(session, flags);
 }
 

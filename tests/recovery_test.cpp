@@ -2,6 +2,9 @@
 // run, in every crash mode, keeps every acknowledged durable commit and invents nothing.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 #include "sim/world/world.h"
 
 namespace wtsim::world {
@@ -59,6 +62,45 @@ INSTANTIATE_TEST_SUITE_P(AllModes, CrashEverywhere,
                          ::testing::Values(faults::CrashMode::kDropUnsynced, faults::CrashMode::kTornPrefix,
                                            faults::CrashMode::kSectorDamage),
                          [](const auto& info) { return std::string(faults::to_string(info.param)); });
+
+// A run that keeps WiredTiger's eviction busy: a 1 MB cache, several times that in values.
+Scenario evicting_scenario() {
+  nlohmann::json j = {{"name", "evicting"},
+                      {"duration_ms", 150},
+                      {"node", {{"cache_mb", 1}, {"checkpoint_interval_ms", 50}, {"journal_commit_interval_ms", 30}, {"metrics_interval_ms", 0}}},
+                      {"workload", {{"writers", 2}, {"keys", 1200}, {"think_us", 300}, {"value_bytes_min", 400},
+                                    {"value_bytes_max", 1200}, {"durable_fraction", 0.3}}},
+                      {"fault_plan", nlohmann::json::array()}};
+  return scenario_from_json(j, "evicting");
+}
+
+// Every disk operation counts, whichever fiber makes it: crashes land inside WiredTiger's own
+// eviction and inside checkpoints, and each recovers in process, the same way every time.
+TEST(Recovery, ACrashAtDiskOpsOfARunThatEvictsRecovers) {
+  const Scenario s = evicting_scenario();
+  std::map<std::string, uint64_t> reached;
+  uint64_t crashed_runs = 0;
+  for (uint64_t op = 3; op <= 600; op += 13) {
+    faults::FaultPlan plan;
+    faults::Fault crash;
+    crash.kind = faults::FaultKind::kCrash;
+    crash.at_disk_op = op;
+    crash.crash_mode = static_cast<faults::CrashMode>(op % 3);
+    plan.faults.push_back(crash);
+    RunResult r = run_scenario(s, op, &plan);
+    crashed_runs += r.stats.crashes > 0 ? 1 : 0;
+    ASSERT_TRUE(r.ok) << "crash at disk op " << op << ": " << r.violations.front().property << ": " << r.violations.front().detail;
+    ASSERT_GE(r.stats.recoveries, r.stats.crashes);
+    for (const auto& [marker, n] : r.trace->verdict()["coverage"].items()) reached[marker] += n.get<uint64_t>() > 0 ? 1 : 0;
+    if (op % 91 == 3) {  // and again: the same seed, the same run
+      RunResult again = run_scenario(s, op, &plan);
+      ASSERT_EQ(again.trace->hash(), r.trace->hash()) << "crash at disk op " << op;
+    }
+  }
+  EXPECT_GT(crashed_runs, 30u);
+  EXPECT_GT(reached["crash_during_eviction"], 0u) << "no crash point fell inside WiredTiger's eviction";
+  EXPECT_GT(reached["crash_during_checkpoint"], 0u) << "no crash point fell inside a checkpoint";
+}
 
 TEST(Recovery, CrashDuringRecoveryIsRecoveredFrom) {
   // Two crashes close together: the second may land inside the first recovery.
