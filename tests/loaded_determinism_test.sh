@@ -7,17 +7,8 @@
 set -euo pipefail
 wtsim=$1
 src=$2
-
-overrides_for() {  # as tests/schema_test.sh: a few seconds of wall time each, same event kinds
-  case $1 in
-    backup_release) echo "--set duration_ms=60000 --set backup.start_ms=20000 --set workload.think_us=10000" ;;
-    padding_upserts) echo "--set workload.total_documents=1000 --set duration_ms=600000" ;;
-    ttl_vs_manual_delete) echo "--set duration_ms=400000 --set workload.think_us=1000000 --set workload.batch_size=100" ;;
-    ttl_late_index) echo "--set duration_ms=400000 --set workload.think_us=1000000 --set workload.batch_size=100 --set workload.stop_inserts_at_ms=200000 --set ttl.index_at_ms=200000" ;;
-    locking_bulk_insert) echo "--set workload.total_documents=5000 --set workload.keys=5000" ;;
-    *) echo "" ;;
-  esac
-}
+# shellcheck source=tests/short_overrides.sh
+. "$(dirname "$0")/short_overrides.sh"
 
 burners=()
 for _ in 1 2; do

@@ -15,17 +15,8 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Overrides that keep a long scenario to a few seconds of wall time while keeping its event kinds.
-overrides_for() {
-  case $1 in
-    backup_release) echo "--set duration_ms=60000 --set backup.start_ms=20000 --set workload.think_us=10000" ;;
-    padding_upserts) echo "--set workload.total_documents=1000 --set duration_ms=600000" ;;
-    ttl_vs_manual_delete) echo "--set duration_ms=400000 --set workload.think_us=1000000 --set workload.batch_size=100" ;;
-    ttl_late_index) echo "--set duration_ms=400000 --set workload.think_us=1000000 --set workload.batch_size=100 --set workload.stop_inserts_at_ms=200000 --set ttl.index_at_ms=200000" ;;
-    locking_bulk_insert) echo "--set workload.total_documents=5000 --set workload.keys=5000" ;;
-    *) echo "" ;;
-  esac
-}
+# shellcheck source=tests/short_overrides.sh
+. "$(dirname "$0")/short_overrides.sh"
 
 run() {  # run NAME SCENARIO SEED ARGS...: writes $work/NAME.json; exit 0 or 1 (a verdict) is fine
   local name=$1 scenario=$2 seed=$3
