@@ -115,6 +115,7 @@ WT_ITEM item_of(const void* data, size_t size) {
 }
 
 void BM_RawWiredTigerThreeInsertsPerCommit(benchmark::State& state) {
+  sim::Simulator sim(/*seed=*/42);  // WiredTiger's threads run on it; outlives the connection
   faults::Disk disk;
   faults::SimFileSystem fs(disk, nullptr, next_home("/bench/raw3"));
   engine::WtConnection conn;

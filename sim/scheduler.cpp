@@ -15,6 +15,9 @@ namespace wtsim::sim {
 namespace {
 
 thread_local Simulator* t_active = nullptr;
+// The record of whatever runs now (a fiber, or main while it waits in the WiredTiger layer), set
+// each time one resumes: current() is asked on every WiredTiger mutex operation.
+thread_local FiberRecord* t_running = nullptr;
 
 // The Boost.Fiber scheduling algorithm: a ready list from which the active simulator draws at
 // random. Installed once per thread and kept, because Boost.Fiber's main and dispatcher contexts
@@ -76,6 +79,7 @@ Simulator::Simulator(uint64_t seed, Nanos time_limit_ns)
   assert(t_active == nullptr && "one simulator per thread at a time");
   install_algorithm_once();
   t_active = this;
+  t_running = nullptr;  // main
 }
 
 Simulator::~Simulator() {
@@ -104,6 +108,7 @@ FiberRecord& Simulator::spawn(std::string name, std::string group, std::function
                          [this, fiber, body = std::move(body)] {
                            fiber->ctx = boost::fibers::context::active();
                            by_context_[fiber->ctx] = fiber;
+                           t_running = fiber;
                            try {
                              if (!fiber->cancel) body();
                            } catch (const Cancelled&) {
@@ -153,6 +158,7 @@ RunOutcome Simulator::run() {
   while (live_ > 0) {
     main_parked_ = true;
     main_ctx_->suspend();  // on_idle() or the last non-daemon's end makes main ready
+    t_running = nullptr;
     assert(!main_parked_);
     if (live_ == 0) break;
     // Stuck: fibers live, none ready, no timer (deadlock), or the next timer is past the limit.
@@ -214,19 +220,20 @@ void Simulator::on_idle() {
 }
 
 FiberRecord& Simulator::current() {
-  auto it = by_context_.find(boost::fibers::context::active());
-  assert(it != by_context_.end() && "simulator primitives are for simulated fibers only");
-  return *it->second;
+  assert(t_running != nullptr && t_running != &main_record_ && "simulator primitives are for simulated fibers only");
+  assert(t_running->ctx == boost::fibers::context::active());
+  return *t_running;
 }
 
-bool Simulator::in_fiber() const { return by_context_.count(boost::fibers::context::active()) > 0; }
+bool Simulator::in_fiber() const { return t_running != nullptr && t_running != &main_record_; }
 
 FiberRecord& Simulator::current_or_main() {
-  auto it = by_context_.find(boost::fibers::context::active());
-  if (it != by_context_.end()) return *it->second;
+  if (in_fiber()) return current();
   assert(boost::fibers::context::active()->is_context(boost::fibers::type::main_context));
-  main_record_.name = "main";
-  main_record_.ctx = boost::fibers::context::active();
+  if (main_record_.ctx == nullptr) {
+    main_record_.name = "main";
+    main_record_.ctx = boost::fibers::context::active();
+  }
   return main_record_;
 }
 
@@ -251,7 +258,9 @@ void Simulator::sleep_until(Nanos when_ns) {
 
 void Simulator::yield() {
   check_cancelled();
+  FiberRecord& fiber = current();
   boost::this_fiber::yield();
+  t_running = &fiber;
   check_cancelled();
 }
 
@@ -269,6 +278,7 @@ void Simulator::park(const char* waits_on, const std::string* detail) {
   fiber.waits_on = waits_on;
   fiber.waits_on_detail = detail;
   fiber.ctx->suspend();
+  t_running = &fiber;
   assert(!fiber.parked);
   fiber.waits_on = nullptr;
   fiber.waits_on_detail = nullptr;
@@ -289,6 +299,7 @@ bool Simulator::park_until(const char* waits_on, const Nanos* deadline_ns) {
   fiber.waits_on_detail = nullptr;
   ++fiber.no_cancel_depth;  // cancel_group() leaves it parked: only unpark() or the deadline wake it
   fiber.ctx->suspend();
+  t_running = &fiber == &main_record_ ? nullptr : &fiber;
   --fiber.no_cancel_depth;
   assert(!fiber.parked && !fiber.timer);
   fiber.waits_on = nullptr;
