@@ -211,8 +211,7 @@ int DocumentEngine::trim_oplog(OperationContext& op) {
 Document DocumentEngine::server_status(OperationContext& op) {
   Document status = metrics_.to_json();
   // WiredTiger's per-table statistics, summed over the engine's tables: exact for the engine's own
-  // calls, where the connection's totals also count WiredTiger's background threads' metadata
-  // work, whose timing is not deterministic.
+  // calls, where the connection's totals also count WiredTiger's background threads' metadata work.
   static const std::pair<int, const char*> kCursorStats[] = {
       {WT_STAT_DSRC_CURSOR_INSERT, "cursor insert calls"},
       {WT_STAT_DSRC_CURSOR_NEXT, "cursor next calls"},

@@ -91,7 +91,7 @@ class Disk {
   std::unique_ptr<Disk> clone_visible() const;
   // Replaces the state with what survives a crash in `mode`; returns what it kept, by file name.
   // Each file draws from its own stream (`seed` and its name), so that one file's unsynced
-  // writes (WiredTiger's threads can add some) never shift what another file keeps.
+  // writes (WiredTiger's eviction may add some) never shift what another file keeps.
   std::vector<CrashFileReport> crash(CrashMode mode, uint64_t seed);
   // Latent corruption: flips one bit of a file's data (durable and visible).
   bool flip_bit(const std::string& name, uint64_t offset, int bit);

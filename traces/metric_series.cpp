@@ -51,7 +51,7 @@ void server_status(const nlohmann::json& sample, std::vector<MetricValue>& out) 
       for (const auto& [name, x] : flat) out.push_back({"metrics." + group, name, x});
     }
   }
-  // Cursor statistics: measured (WiredTiger's own threads can shift them), else as reported.
+  // Cursor statistics: as reported, or under "measured" in traces written before the fiber layer.
   const nlohmann::json* cursor = find_path(sample, {"measured", "wiredTiger", "cursor"});
   if (cursor == nullptr) cursor = find_path(sample, {"serverStatus", "wiredTiger", "cursor"});
   if (cursor != nullptr) {

@@ -3,11 +3,10 @@
 // order (virtual time, actor, kind, details), and the verdict. Its hash is the determinism
 // witness: the same seed and scenario must give the same hash.
 //
-// One exception, by design: an event's details may hold a "measured" object: values measured
-// from WiredTiger and the simulated file system (file sizes, WiredTiger's own cursor statistics).
-// WiredTiger's own threads can shift those slightly between runs of one seed (the log server
-// writes a buffered record, a page lands a few blocks elsewhere, a statistic is off by one), so
-// they are kept for reports and exports but left out of the hash and of replay comparisons.
+// One exception, kept for old traces: an event's details (and the verdict) may hold a "measured"
+// object, left out of the hash and of replay comparisons. Before WiredTiger's threads were fibers
+// of the seeded scheduler, file sizes, WiredTiger's statistics and its background messages went
+// there because those threads shifted them between runs of one seed; nothing writes one now.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>

@@ -102,7 +102,7 @@ class World {
   std::string generation_suffix() const { return ".g" + std::to_string(node_->generation()); }
   double latency_factor() const { return injector_.latency_factor(sim_.now_ns()); }
   uint64_t file_bytes(const std::string& name) const;
-  // Bytes of every file but the log (whose size at an instant WiredTiger's threads can change).
+  // Bytes of every file but the log (the figure the backup account's inflation is measured in).
   uint64_t table_file_bytes() const;
   // After every WiredTiger call of a node actor: drains fired faults; throws sim::Cancelled if
   // the node was fenced meanwhile (nothing the call did may be acknowledged).
