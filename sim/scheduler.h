@@ -147,6 +147,8 @@ class Simulator {
   size_t live_fibers(std::string_view group) const;
   size_t live_fibers() const { return live_; }
   size_t live_daemons() const { return live_daemons_; }
+  // Every live fiber and what it waits on, in spawn order (for reports).
+  std::vector<BlockedFiber> live_fiber_report() const { return blocked_fibers(); }
 
   // Internal: the scheduling algorithm asks for work when nothing is ready.
   void on_idle();

@@ -163,7 +163,12 @@ void World::director() {
   }
   if (end_ns_ > fault_end_ns_) liveness_phase();
   for (uint64_t waits = 0; restarting_ || sim_.live_fibers("node") > 0; ++waits) {
-    assert(waits < kWaitsForNodeMax);
+    if (waits == kWaitsForNodeMax) {  // the node never stops: report who is stuck where
+      std::string detail = "the node's fibers did not end within " + std::to_string(kWaitsForNodeMax / 1000) + " virtual s of the end; live:";
+      for (const auto& b : sim_.live_fiber_report()) detail += " " + b.name + " (" + b.waits_on + ")";
+      violation("liveness", detail);
+      return;
+    }
     sim_.sleep_for(sim::kNsPerMs);
   }
   final_checks();
