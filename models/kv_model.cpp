@@ -159,10 +159,15 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
     const std::string* found = find(recovered, key);
     at_lower_cut.push_back({key, render(expected_value(overlay, key)), render(found ? Value{*found} : Value{})});
   }
-  // 3. Later commits leave no value behind when they only delete (or their values were deleted
-  //    again): move the cut forward while that explains the state.
-  for (; !differ.empty() && phantoms.empty() && next < history_.size(); ++next) {
+  // 3. Later commits may leave no trace in the state: they only delete (perhaps keys already
+  //    absent), rewrite a value it already had, or are overwritten again. Walk every later commit,
+  //    and take the newest cut at which the state is exactly explained: the longest prefix, so an
+  //    acknowledged commit without a visible effect is taken in, not counted as lost.
+  std::optional<uint64_t> explained;
+  if (differ.empty()) explained = cut;
+  for (; phantoms.empty() && next < history_.size(); ++next) {
     const CommitRecord& r = history_[next];
+    assert(r.seq > cut);
     if (r.fate == CommitFate::kAborted) continue;
     auto differs_after = [&](const KvWrite& w) { return !same(w.value, find(recovered, w.key)); };
     if (r.fate != CommitFate::kAcked) {  // in doubt: include it only if that explains more
@@ -179,6 +184,11 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
       }
     }
     cut = r.seq;
+    if (differ.empty()) explained = cut;
+  }
+  if (explained) {
+    differ.clear();
+    cut = *explained;
   }
   out.ok = differ.empty() && phantoms.empty();
   if (!out.ok) cut = std::max(durable_point_, base_seq_);

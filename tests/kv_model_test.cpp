@@ -93,6 +93,44 @@ TEST(KvModel, DeletesAreWrites) {
   EXPECT_FALSE(f.m.check({{"a", a}}).ok);
 }
 
+// Issue 14: a delete of a key already absent changes nothing; acknowledged, it is not lost.
+TEST(KvModel, AnAcknowledgedNoOpIsTakenInNotCountedLost) {
+  Fixture f;
+  for (int i = 0; i < 8; ++i) {
+    const uint64_t seq = f.m.next_seq();
+    f.m.begin_commit({{"a", std::nullopt}}, false);
+    f.m.ack(seq);
+  }
+  const auto check = f.m.check({});
+  EXPECT_TRUE(check.ok);
+  EXPECT_EQ(check.lost_acked, 0u);
+  EXPECT_EQ(check.cut, 8u);
+}
+
+TEST(KvModel, TheLongestExplainedPrefixIsTheCut) {
+  Fixture f;
+  f.commit("a", false);
+  const uint64_t del = f.m.next_seq();
+  f.m.begin_commit({{"a", std::nullopt}}, false);  // writes a, then deletes it again
+  f.m.ack(del);
+  const auto check = f.m.check({});
+  EXPECT_TRUE(check.ok);
+  EXPECT_EQ(check.lost_acked, 0u);
+}
+
+TEST(KvModel, TheCutStopsAtTheFirstAcknowledgedCommitWhoseEffectIsMissing) {
+  Fixture f;
+  const auto a = f.commit("a", false);
+  f.commit("b", false);
+  const uint64_t noop = f.m.next_seq();
+  f.m.begin_commit({{"c", std::nullopt}}, false);  // no effect, but after the missing b
+  f.m.ack(noop);
+  const auto check = f.m.check({{"a", a}});
+  EXPECT_TRUE(check.ok);
+  EXPECT_EQ(check.cut, 1u);
+  EXPECT_EQ(check.lost_acked, 2u);  // b and the no-op after it
+}
+
 TEST(KvModel, CompactionFoldsOnlySettledCommitsAndChangesNoVerdict) {
   Fixture f;
   const auto a = f.commit("a", true);
