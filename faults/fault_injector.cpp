@@ -1,5 +1,7 @@
 #include "faults/fault_injector.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cerrno>
 
 namespace wtsim::faults {
@@ -18,7 +20,10 @@ const char* to_string(FsOp op) {
 }
 
 FaultInjector::FaultInjector(FaultPlan plan)
-    : plan_(std::move(plan)), matched_(plan_.faults.size(), 0), spent_(plan_.faults.size(), false) {}
+    : plan_(std::move(plan)),
+      matched_(plan_.faults.size(), 0),
+      spent_(plan_.faults.size(), false),
+      started_at_op_(plan_.faults.size(), 0) {}
 
 bool FaultInjector::matches(const Fault& f, FsOp op, const std::string& file) const {
   if (!f.file.empty() && file.find(f.file) == std::string::npos) return false;
@@ -57,6 +62,7 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const 
       d.error = EIO;
       d.drop_dirty = f.drop_dirty && op == FsOp::kSync;
       if (n == *f.at_disk_op) {  // a sticky error is recorded once, when it starts
+        if (f.sticky) started_at_op_[i] = std::max<uint64_t>(mutating_ops_, 1);
         fired_.push_back({i, mutating_ops_, file, std::string("EIO on ") + to_string(op), actor});
       }
     } else if (f.kind == FaultKind::kMisdirectedWrite) {
@@ -70,9 +76,23 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const 
 
 void FaultInjector::power_cycled() {
   for (size_t i = 0; i < plan_.faults.size(); ++i) {
-    const Fault& f = plan_.faults[i];
-    if (f.kind == FaultKind::kIoError && f.sticky && f.at_disk_op && matched_[i] >= *f.at_disk_op) spent_[i] = true;
+    if (started_at_op_[i] == 0 || spent_[i]) continue;
+    assert(plan_.faults[i].kind == FaultKind::kIoError && plan_.faults[i].sticky);
+    spent_[i] = true;
   }
+  assert(active_sticky_errors().empty());
+}
+
+std::vector<std::string> FaultInjector::active_sticky_errors() const {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < plan_.faults.size(); ++i) {
+    if (started_at_op_[i] == 0 || spent_[i]) continue;
+    const Fault& f = plan_.faults[i];
+    assert(f.kind == FaultKind::kIoError && f.sticky);
+    out.push_back("plan #" + std::to_string(i) + ": sticky EIO on " + to_string(f.op) + " of " +
+                  (f.file.empty() ? std::string("any file") : f.file) + " since disk op " + std::to_string(started_at_op_[i]));
+  }
+  return out;
 }
 
 double FaultInjector::latency_factor(sim::Nanos now_ns) const {

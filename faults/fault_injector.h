@@ -46,9 +46,14 @@ class FaultInjector {
   uint64_t mutating_ops() const { return mutating_ops_; }
   // Faults fired since the last call, in firing order.
   std::vector<FiredFault> take_fired();
-  // A power cycle (crash and restart) clears sticky I/O errors that have started: the device
-  // comes back. Errors that have not started yet still will.
+  // A power cycle of the device (a power loss, or the operator's after the device refused a
+  // restart) clears sticky I/O errors that have started: the device comes back. A crash of the
+  // process alone clears nothing. Errors that have not started yet still will.
   void power_cycled();
+  // Sticky I/O errors that have started and no power cycle has cleared, one line each ("plan #3:
+  // sticky EIO on read of WiredTigerLog since disk op 1082"): while any is there, the device
+  // refuses those operations to every node.
+  std::vector<std::string> active_sticky_errors() const;
   // Stops count-triggered faults (liveness phase, or after the node is fenced).
   void set_enabled(bool enabled) { enabled_ = enabled; }
 
@@ -58,6 +63,7 @@ class FaultInjector {
   FaultPlan plan_;
   std::vector<uint64_t> matched_;  // per fault: matching ops so far
   std::vector<bool> spent_;        // per fault: a one-shot fault that fired
+  std::vector<uint64_t> started_at_op_;  // per fault: the disk op a sticky error started at (0: not)
   uint64_t mutating_ops_ = 0;
   bool enabled_ = true;
   std::vector<FiredFault> fired_;

@@ -23,6 +23,9 @@ namespace {
 
 constexpr int kJobsMax = 64;
 constexpr uint64_t kRecheckBit = 1ull << 62;  // a pool job id with it is a seed's second run
+// Not an exit code: a run that held, in which a fault no node survives was classified
+// (verdict "unsurvivable"). Counted apart from both held and violated.
+constexpr int kHeldUnsurvivable = -1;
 
 bool parse_shard(const std::string& text, uint64_t* k, uint64_t* n) {
   std::smatch m;
@@ -35,6 +38,7 @@ bool parse_shard(const std::string& text, uint64_t* k, uint64_t* n) {
 const char* outcome_name(int code) {
   switch (code) {
     case kHeld: return "held";
+    case kHeldUnsurvivable: return "unsurvivable fault";
     case kViolated: return "violated";
     case kBadInput: return "bad input";
     case kNondeterministic: return "nondeterministic";
@@ -63,6 +67,15 @@ std::vector<bool> recheck_set(size_t n, double fraction) {
   const size_t count = std::clamp<size_t>(static_cast<size_t>(static_cast<double>(n) * fraction + 0.5), 1, n);
   for (size_t i = 0; i < count; ++i) out[i * n / count] = true;
   return out;
+}
+
+// The first classified unsurvivable fault of a finished run ("reason: detail"), or "".
+std::string unsurvivable_of(const std::string& trace_path) {
+  std::ifstream in(trace_path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("verdict") || !doc["verdict"].contains("unsurvivable")) return "";
+  const nlohmann::json& first = doc["verdict"]["unsurvivable"].at(0);
+  return first.value("reason", "?") + ": " + first.value("detail", "?");
 }
 
 // The coverage markers a finished run reached (its verdict's "coverage"), or none if unreadable.
@@ -99,7 +112,7 @@ struct Tally {
   double start_s = wall_seconds();
   size_t failed() const {
     size_t n = 0;
-    for (const auto& [s, c] : outcome) n += c != kHeld ? 1 : 0;
+    for (const auto& [s, c] : outcome) n += c != kHeld && c != kHeldUnsurvivable ? 1 : 0;
     return n;
   }
 };
@@ -138,6 +151,11 @@ void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, cons
     if (access(trace.c_str(), R_OK) != 0) {  // bad input or a crashed tool wrote none
       std::printf("  seed %llu: %s, no trace (run it alone: wtsim run %s --seed %llu)\n", static_cast<unsigned long long>(s),
                   outcome_name(c), o.scenario_path.c_str(), static_cast<unsigned long long>(s));
+      continue;
+    }
+    if (c == kHeldUnsurvivable) {
+      std::printf("  seed %llu: held, with an unsurvivable fault classified (%s), trace %s\n", static_cast<unsigned long long>(s),
+                  unsurvivable_of(trace).substr(0, 160).c_str(), trace.c_str());
       continue;
     }
     std::printf("  seed %llu: %s, trace %s (replay it with: wtsim replay)\n", static_cast<unsigned long long>(s),
@@ -196,9 +214,10 @@ int explore_command(const ExploreOptions& o) {
     return args;
   };
   const auto finish_seed = [&](uint64_t seed, int exit_code) {
-    tally.outcome[seed] = exit_code;
+    const bool unsurvivable = exit_code == kHeld && !unsurvivable_of(trace_of(o, seed)).empty();
+    tally.outcome[seed] = unsurvivable ? kHeldUnsurvivable : exit_code;
     for (const auto& [name, n] : coverage_of(trace_of(o, seed))) tally.marker_seeds[name] += n > 0 ? 1 : 0;
-    if (exit_code == kHeld) std::remove(trace_of(o, seed).c_str());
+    if (exit_code == kHeld && !unsurvivable) std::remove(trace_of(o, seed).c_str());
     if (tty) print_progress(tally, seeds.size());
   };
   const auto on_done = [&](const SeedResult& r) {

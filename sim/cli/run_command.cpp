@@ -28,6 +28,10 @@ void print_verdict(const world::Scenario& s, uint64_t seed, const world::RunResu
                 static_cast<double>(v.at_ns) / 1e9, static_cast<unsigned long long>(v.event_index),
                 v.detail.c_str());
   }
+  for (const auto& u : r.unsurvivable) {
+    std::printf("  unsurvivable fault (classified, not a violation) at %.3f s: %s: %s\n",
+                static_cast<double>(u.at_ns) / 1e9, u.reason.c_str(), u.detail.c_str());
+  }
 }
 
 // A progress line on a terminal (standard error), every 1 % of the run's virtual time.

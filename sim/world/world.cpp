@@ -126,7 +126,7 @@ RunResult World::run() {
   reached("enospc_reached", disk_.enospc_returned() > 0 ? 1 : 0);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& v : violations_) list.push_back(properties::to_json(v));
-  trace_->set_verdict({{"ok", violations_.empty()},
+  nlohmann::json verdict = {{"ok", violations_.empty()},
                        {"outcome", sim::to_string(outcome.kind)},
                        {"violations", list},
                        {"coverage", coverage_},
@@ -138,10 +138,16 @@ RunResult World::run() {
                          {"recoveries", stats_.recoveries},
                          {"checkpoints", stats_.checkpoints},
                          {"virtual_ms", stats_.virtual_ns / sim::kNsPerMs},
-                         {"workload_done_ms", stats_.workload_done_ns / sim::kNsPerMs}}}});
+                         {"workload_done_ms", stats_.workload_done_ns / sim::kNsPerMs}}}};
+  // Only when there is one, so the verdicts (and hashes) of runs without stay as they were.
+  for (const auto& u : unsurvivable_) {
+    verdict["unsurvivable"].push_back({{"at_ms", u.at_ns / sim::kNsPerMs}, {"reason", u.reason}, {"detail", u.detail}});
+  }
+  trace_->set_verdict(std::move(verdict));
   RunResult result;
   result.ok = violations_.empty();
   result.violations = violations_;
+  result.unsurvivable = unsurvivable_;
   result.stats = stats_;
   result.trace = std::move(trace_);
   return result;
@@ -149,12 +155,7 @@ RunResult World::run() {
 
 void World::director() {
   restarting_ = true;
-  for (int attempt = 0; attempt < kMaxStartAttempts && !start_node(); ++attempt) {
-    if (node_dead_) break;
-    system_->close();
-    node_->close_fenced();
-    drain_wt_messages();
-  }
+  start_until_up();
   restarting_ = false;
   // Whole virtual seconds, whether or not anyone watches: the schedule must not depend on it.
   while (sim_.now_ns() < fault_end_ns_) {
@@ -174,6 +175,19 @@ void World::director() {
   final_checks();
 }
 
+void World::start_until_up() {
+  for (int attempt = 1; !start_node(); ++attempt) {
+    if (node_dead_) return;
+    after_failed_start();
+    if (attempt == kMaxStartAttempts) {  // a node that never comes back must not pass silently
+      violation("recovery_succeeds", "the node did not start in " + std::to_string(kMaxStartAttempts) + " attempts");
+      node_dead_ = true;
+      return;
+    }
+    sim_.sleep_for(scenario_.cost.restart_ns);
+  }
+}
+
 bool World::start_node() {
   system_->before_open();
   // Only a restore may open with WiredTiger.backup present; a restarting node must do a crash
@@ -187,9 +201,9 @@ bool World::start_node() {
   if (node_->fenced()) reached("crash_during_recovery");
   if (node_->fenced() && ret == 0) return false;  // crashed during recovery: try again
   const bool disk_full = disk_.capacity() != faults::Disk::kUnlimited;
-  if (ret != 0 && (io_error_during_open || disk_full)) {
-    // An injected I/O error or a full disk failed this attempt; an operator would restart the node
-    // again (after freeing space).
+  if (ret != 0 && (classify_failed_start(ret, "wiredtiger_open") || io_error_during_open || disk_full)) {
+    // A device that refuses I/O for good, an injected I/O error or a full disk failed this
+    // attempt; an operator would restart the node again (after a power cycle, after freeing space).
     trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}});
     return false;
   }
@@ -202,7 +216,13 @@ bool World::start_node() {
   trace_->event(sim_.now_ns(), "node", "started", {{"generation", node_->generation()}});
   const int opened = system_->open(node_->conn());
   drain_wt_messages();
+  const bool io_error_during_schema = drain_fired_faults();
   if (node_->fenced()) return false;
+  if (opened != 0 && (classify_failed_start(opened, "opening the schema") || io_error_during_schema)) {
+    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", opened}, {"error", wiredtiger_strerror(opened)}, {"stage", "schema"}, {"retry", true}});
+    node_->fence();
+    return false;
+  }
   if (opened != 0) {
     violation(corruption_injected() ? "corruption_detected_or_harmless" : "recovery_succeeds",
               std::string("opening the schema: ") + wiredtiger_strerror(opened));
@@ -286,7 +306,7 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
     }
   }
   model_.crashed();
-  injector_.power_cycled();
+  if (power_loss) injector_.power_cycled();  // a process crash leaves the device as it was
   trace_->event(sim_.now_ns(), "faults", "crash",
                 {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
                  {"generation", node_->generation()}, {"unsynced", files}});
@@ -307,13 +327,8 @@ void World::restarter() {
   system_->close();
   node_->close_fenced();
   drain_wt_messages();
-  for (int attempt = 0; attempt < kMaxStartAttempts; ++attempt) {
-    sim_.sleep_for(scenario_.cost.restart_ns);
-    if (start_node() || node_dead_) break;
-    system_->close();
-    node_->close_fenced();
-    drain_wt_messages();
-  }
+  sim_.sleep_for(scenario_.cost.restart_ns);
+  start_until_up();
   restarting_ = false;
 }
 

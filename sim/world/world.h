@@ -38,9 +38,19 @@ struct RunStats {
   sim::Nanos workload_done_ns = 0;  // bulk loads: when the last client finished
 };
 
+// A fault that no node could survive (a device that refuses every read of the log): classified,
+// never a violation. The operator's answer (a power cycle of the device) follows, and the run goes
+// on testing recovery.
+struct Unsurvivable {
+  sim::Nanos at_ns = 0;
+  std::string reason;  // "device_refuses_io"
+  std::string detail;
+};
+
 struct RunResult {
   bool ok = true;
   std::vector<properties::Violation> violations;
+  std::vector<Unsurvivable> unsurvivable;
   RunStats stats;
   std::unique_ptr<traces::Trace> trace;
 };
@@ -119,11 +129,22 @@ class World {
  private:
   // Lifecycle (world.cpp).
   void director();
+  // Starts the node, retrying after failures an operator would retry (an injected I/O error, a
+  // full disk, a device to power-cycle), at most kMaxStartAttempts times.
+  void start_until_up();
   bool start_node();
   void crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause);
   void note_crash_point(faults::FsOp op, const std::string& file);
   void restarter();
+  // After a failed start: closes what is open; carries out a power cycle the start asked for.
+  void after_failed_start();
   void final_checks();
+  // Unsurvivable faults (unsurvivable.cpp).
+  // A start failed with `code` at `stage`: true if a fault no node survives explains it (it is
+  // classified, and the device will be power-cycled before the next attempt).
+  bool classify_failed_start(int code, const std::string& stage);
+  void classify(const std::string& reason, const std::string& detail);
+  void power_cycle_device(const std::string& reason);
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
@@ -155,6 +176,8 @@ class World {
   sim::Resource cpu_;
   sim::Resource disk_queue_;
   std::vector<properties::Violation> violations_;
+  std::vector<Unsurvivable> unsurvivable_;
+  bool power_cycle_pending_ = false;  // the operator power-cycles the device before the next start
   std::map<std::string, uint64_t> coverage_;  // marker -> times reached (ordered: deterministic)
   faults::CrashMode last_crash_mode_ = faults::CrashMode::kDropUnsynced;
   RunStats stats_;
