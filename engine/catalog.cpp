@@ -1,5 +1,7 @@
 #include "engine/catalog.h"
 
+#include "engine/wt_schema.h"
+
 #include <algorithm>
 
 namespace wtsim::engine {
@@ -55,7 +57,7 @@ CollectionSpec collection_from_json(const Document& j) {
 }
 
 int Catalog::load(WT_SESSION* session) {
-  int ret = session->create(session, kUri, "key_format=S,value_format=S");
+  int ret = create_table(session, kUri, "key_format=S,value_format=S");
   if (ret != 0) return ret;
   WT_CURSOR* c = nullptr;
   if ((ret = session->open_cursor(session, kUri, nullptr, nullptr, &c)) != 0) return ret;

@@ -5,6 +5,7 @@
 #include "engine/document.h"
 #include "engine/key_string.h"
 #include "engine/padded_store.h"
+#include "engine/wt_schema.h"
 
 namespace wtsim::engine {
 namespace {
@@ -24,7 +25,7 @@ int DocumentEngine::open(OperationContext& op) {
   int ret = catalog_.load(op.session());
   if (ret != 0) return ret;
   if (config_.oplog) {
-    if ((ret = op.session()->create(op.session(), kOplogUri, "key_format=q,value_format=u")) != 0) return ret;
+    if ((ret = create_table(op.session(), kOplogUri, "key_format=q,value_format=u")) != 0) return ret;
     WT_CURSOR* c = op.cursor(kOplogUri, &ret);
     if (c == nullptr) return ret;
     if ((ret = c->prev(c)) == 0) {
@@ -83,10 +84,10 @@ int DocumentEngine::create_collection(OperationContext& op, const std::string& n
     IndexSpec id{"_id_", {{"_id", 1}}, true, std::nullopt, "table:i" + std::to_string(catalog_.next_ident())};
     spec.indexes.push_back(id);
     ret = padded::create_tables(s, spec);
-    if (ret == 0) ret = s->create(s, id.table.c_str(), kRawTable);
+    if (ret == 0) ret = create_table(s, id.table.c_str(), kRawTable);
     allocators_[ns] = MmapAllocator({spec.power_of_2_sizes, spec.no_padding});
   } else {
-    ret = s->create(s, spec.table.c_str(), kRawTable);
+    ret = create_table(s, spec.table.c_str(), kRawTable);
   }
   if (ret == 0) ret = save_catalog_durably(op, spec);
   if (ret != 0) return ret;
@@ -107,7 +108,7 @@ int DocumentEngine::create_index(OperationContext& op, const std::string& ns, In
   if (coll.index(spec.name) != nullptr) return 0;  // idempotent, as MongoDB
   spec.table = "table:i" + std::to_string(catalog_.next_ident());
   WT_SESSION* s = op.session();
-  if ((ret = s->create(s, spec.table.c_str(), kRawTable)) != 0) return ret;
+  if ((ret = create_table(s, spec.table.c_str(), kRawTable)) != 0) return ret;
   coll.indexes.push_back(spec);
   // Build: one transaction that writes every entry and the catalog row (a foreground build).
   if ((ret = op.begin()) != 0) return ret;

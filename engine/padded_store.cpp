@@ -1,6 +1,7 @@
 #include "engine/padded_store.h"
 
 #include "engine/bson.h"
+#include "engine/wt_schema.h"
 
 #include <cassert>
 #include <cstring>
@@ -107,9 +108,9 @@ RecordLoc loc_of(const std::string& rkey) {
 }
 
 int create_tables(WT_SESSION* s, const CollectionSpec& coll) {
-  int ret = s->create(s, coll.table.c_str(), "key_format=u,value_format=u");
-  if (ret == 0) ret = s->create(s, free_table(coll).c_str(), "key_format=u,value_format=u");
-  if (ret == 0) ret = s->create(s, extent_table(coll).c_str(), "key_format=q,value_format=u");
+  int ret = create_table(s, coll.table.c_str(), "key_format=u,value_format=u");
+  if (ret == 0) ret = create_table(s, free_table(coll).c_str(), "key_format=u,value_format=u");
+  if (ret == 0) ret = create_table(s, extent_table(coll).c_str(), "key_format=q,value_format=u");
   return ret;
 }
 
