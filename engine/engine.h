@@ -210,8 +210,9 @@ class DocumentEngine {
   LockPolicy policy_for(const CollectionSpec& coll) const {
     return coll.padded ? LockPolicy::kCollection : config_.policy;  // MMAPv1 collections: collection locks
   }
-  // after_bson: the new image's bytes; nullptr for a delete.
-  int write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+  // after_bson: the new image's bytes ("u": o is the whole new document); nullptr for a delete of
+  // the document with `id` ("d": o is {_id}), as MongoDB's oplog has them.
+  int write_oplog(OperationContext& op, const CollectionSpec& coll, const Document* id,
                   const std::vector<uint8_t>* after_bson);
   void pay_write_cost(size_t bytes, size_t documents);
   void backoff_after_conflict(int attempt);

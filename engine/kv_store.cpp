@@ -35,13 +35,14 @@ int KvSession::apply(const std::vector<models::KvWrite>& writes) {
   for (const models::KvWrite& w : writes) {
     cursor_->set_key(cursor_, w.key.c_str());
     if (w.value) {
-      cursor_->set_value(cursor_, w.value->c_str());
+      const std::string cut = planted::active(planted::Bug::kTruncateLongValues) ? w.value->substr(0, 128) : std::string();
+      cursor_->set_value(cursor_, cut.empty() ? w.value->c_str() : cut.c_str());
       ret = cursor_->insert(cursor_);
     } else {
       ret = cursor_->remove(cursor_);
       if (ret == WT_NOTFOUND) ret = 0;  // deleting an absent key is a no-op
     }
-    if (ret != 0) break;
+    if (ret != 0 || planted::active(planted::Bug::kTxnWritesFirstKeyOnly)) break;
   }
   cursor_->reset(cursor_);
   if (ret != 0) session_->rollback_transaction(session_, nullptr);

@@ -15,6 +15,7 @@
 // - Upgrades (a fiber holding IS asking for X) are plain new requests; they ignore the fiber's own
 //   grants but queue FIFO like others, so two upgraders can deadlock (the run reports it).
 #include <array>
+#include <functional>
 #include <cstdint>
 #include <list>
 #include <map>
@@ -76,8 +77,12 @@ class LockManager {
   std::vector<std::pair<uint64_t, LockMode>> granted(const std::string& resource) const;
   uint64_t grants() const { return grants_; }  // including recursive ones
   uint64_t waits() const { return waits_; }    // requests that had to queue
-  // Grants after which two requests of different fibers held conflicting modes (true table).
+  // Grants after which two requests of different fibers held modes the safety judge calls
+  // incompatible. The judge is the world's (properties/lock_matrix.h: MongoDB's matrix stated
+  // apart from kConflictTable, so a wrong cell here cannot hide); without one, kConflictTable.
   uint64_t conflict_violations() const { return conflict_violations_; }
+  using CompatibleFn = std::function<bool(LockMode a, LockMode b)>;
+  void set_safety_judge(CompatibleFn compatible) { compatible_ = std::move(compatible); }
 
   // Test-only: makes the grant decision treat IS-requested-vs-X-granted as compatible. The safety
   // check keeps the true table and counts violations instead of asserting.
@@ -114,6 +119,7 @@ class LockManager {
   uint64_t grants_ = 0;
   uint64_t waits_ = 0;
   uint64_t conflict_violations_ = 0;
+  CompatibleFn compatible_;
   bool planted_bug_wrong_cell_ = false;
 };
 

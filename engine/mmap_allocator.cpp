@@ -1,6 +1,8 @@
 #include "engine/mmap_allocator.h"
 
 #include <algorithm>
+
+#include "selftest/planted_bugs.h"
 #include <cassert>
 
 namespace wtsim::engine {
@@ -127,7 +129,9 @@ Region MmapAllocator::allocate(uint32_t length, std::vector<uint64_t>* new_exten
   return carve(whole, length, added);
 }
 
-void MmapAllocator::release(const Region& record) {
+void MmapAllocator::release(const Region& freed) {
+  Region record = freed;
+  if (planted::active(planted::Bug::kFreedRecordTooLong)) record.length += kRecordHeaderBytes;
   insert_free(record);  // MMAPv1 does not coalesce free records
   journal(Undo::kEraseFree, record);
 }
@@ -140,7 +144,7 @@ void MmapAllocator::padding_fits() {
 void MmapAllocator::padding_too_small(int indexes) {
   if (++too_small_calls_ % 4 != 0) return;
   const double step = 0.001 * (std::min(indexes, 7) + 3);
-  if (padding_factor_ + step <= kPaddingMax) padding_factor_ += step;
+  if (padding_factor_ + step <= kPaddingMax || planted::active(planted::Bug::kPaddingUnclamped)) padding_factor_ += step;
 }
 
 std::vector<Region> MmapAllocator::free_regions() const {

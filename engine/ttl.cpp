@@ -37,6 +37,7 @@ uint64_t DocumentEngine::delete_expired(OperationContext& op, const CollectionSp
   uint64_t deleted = 0;
   std::vector<uint64_t> no_tickets;
   for (const std::string& rkey : keys) {
+    if (planted::active(planted::Bug::kTtlPassStopsEarly) && deleted == 100) break;
     WriteError error;
     bool changed = false;
     *ret = write_one(op, coll, rkey, erase, /*durable=*/false, no_tickets, &error, &changed, &view_fields);
@@ -57,7 +58,7 @@ TtlPassResult DocumentEngine::ttl_pass(OperationContext& op, bool primary) {
       if (!index.expire_after_seconds || index.fields.size() != 1) continue;  // compound: skipped
       if (!index.expire_after_seconds->is_number()) continue;                // non-numeric: skipped
       ++result.indexes;
-      if (!primary) continue;  // a secondary never deletes; it waits for the primary's oplog
+      if (!primary && !planted::active(planted::Bug::kTtlOnSecondary)) continue;  // a secondary never deletes; it waits for the primary's oplog
       const double expire_s = index.expire_after_seconds->get<double>();
       const double ms_per_unit = planted::active(planted::Bug::kTtlWrongUnits) ? 1.0 : 1000.0;
       const int64_t bound_ms = now_ms() - static_cast<int64_t>(expire_s * ms_per_unit);

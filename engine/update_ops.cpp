@@ -1,5 +1,7 @@
 #include "engine/update_ops.h"
 
+#include "selftest/planted_bugs.h"
+
 namespace wtsim::engine {
 namespace {
 
@@ -100,7 +102,7 @@ std::string apply_update(Document& doc, const Document& update, int64_t* inc_on_
         erase_path(doc, path);
       } else if (op == "$inc") {
         if (!arg.is_number()) return "$inc needs a number for " + path;
-        Document* target = mutable_path(doc, path, true);
+        Document* target = planted::active(planted::Bug::kIncReadsMissingField) ? &doc.at(path) : mutable_path(doc, path, true);
         if (target->is_null()) *target = 0;
         if (!target->is_number()) return "cannot $inc a non-number at " + path;
         if (target->is_number_integer() && arg.is_number_integer()) {

@@ -129,19 +129,17 @@ int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& co
 }
 
 // The entry {ns, o, op, ts} (nlohmann's key order), built around the document's own bytes.
-int DocumentEngine::write_oplog(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
+int DocumentEngine::write_oplog(OperationContext& op, const CollectionSpec& coll, const Document* id,
                                 const std::vector<uint8_t>* after_bson) {
+  assert(after_bson != nullptr || id != nullptr);
   if (!config_.oplog) return 0;
+  if (ttl_index_ != nullptr && planted::active(planted::Bug::kTtlDeleteSkipsOplog)) return 0;
   int ret = 0;
   WT_CURSOR* c = op.cursor(kOplogUri, &ret);
   if (c == nullptr) return ret;
   const int64_t ts = static_cast<int64_t>(oplog_next_ts_++);
   std::vector<uint8_t> deleted;
-  if (after_bson == nullptr) {
-    BsonBuilder o;
-    o.add_int("rkey", static_cast<int64_t>(rkey.size()));
-    deleted = std::move(o).finish();
-  }
+  if (after_bson == nullptr) deleted = to_bson(Document{{"_id", *id}});
   const std::vector<uint8_t>& o = after_bson != nullptr ? *after_bson : deleted;
   BsonBuilder entry;
   entry.add_string("ns", coll.ns);
@@ -198,7 +196,7 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current_doc, next_doc, bytes, &new_rkey, &size_delta);
   moving_ = current && next && new_rkey != rkey;
   if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, new_rkey, current_doc, next_doc, error, &keys_written);
-  if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, rkey, next ? &bytes.next : nullptr);
+  if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, current ? &current->at("_id") : nullptr, next ? &bytes.next : nullptr);
   const bool moved = current && next && new_rkey != rkey;
   if (ret == 0 && *changed && error->code == 0) {
     pay_write_cost(next ? bytes.next.size() : rkey.size(), 1);
@@ -284,7 +282,7 @@ int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionS
       ret = apply_indexes(op, coll, rkey, rkey, nullptr, &doc, &error);
     }
     if (ret == 0 && error.code != 0) *fallback = true;
-    if (ret == 0 && !*fallback) ret = write_oplog(op, coll, rkey, &encoded[i].next);
+    if (ret == 0 && !*fallback) ret = write_oplog(op, coll, nullptr, &encoded[i].next);
     bytes += encoded[i].next.size();
     writes.push_back(DocWrite{coll.ns, &doc.at("_id"), &doc, view_of(encoded[i].next), 0, nullptr, {}, 0});
   }

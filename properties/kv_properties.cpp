@@ -22,6 +22,9 @@ std::optional<Violation> check_final_state(const models::KvModel& model,
   // the newest commit covers them.
   models::RecoveryCheck check = model.check(state);
   if (check.ok && check.lost_acked == 0) return std::nullopt;
+  for (const auto& m : check.mismatches) {  // a value no commit wrote is a phantom, crash or not
+    if (m.found.find("never written") != std::string::npos) return Violation{"no_phantom_values", now_ns, check.summary};
+  }
   std::string detail = check.ok ? std::to_string(check.lost_acked) + " acknowledged commits missing"
                                 : check.summary;
   return Violation{"final_state_matches", now_ns, detail};

@@ -19,7 +19,7 @@ const std::vector<PropertyInfo>& catalogue() {
        "that produces it; the collection's count matches"},
       {"ttl_safety",
        "the TTL monitor deletes only documents whose indexed field holds a Date (or an array with "
-       "one) below now - expireAfterSeconds at the time of its pass"},
+       "one) below now - expireAfterSeconds at the time of its pass, and deletes nothing on a secondary"},
       {"ttl_bounded_age",
        "absent faults, when a TTL pass finishes nothing older than its bound remains (so no "
        "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass)"},
@@ -32,6 +32,10 @@ const std::vector<PropertyInfo>& catalogue() {
        "time, survives its own checkpoint, WiredTiger verify and a reopen"},
       {"backup_leaves_no_pin",
        "after a backup, finished or abandoned (sentinel), no table keeps the backup's checkpoint"},
+      {"oplog_matches_data",
+       "every document's newest oplog entry is its current image (or a delete and it is absent); "
+       "with an untrimmed oplog every document has one: no write without its entry, no entry "
+       "without its write, after any crash"},
       {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
       {"sentinel_recovery", "a node that crashed mid-backup restarts with crash recovery, never a restore from a stale WiredTiger.backup"},
       {"increments_counted_once",

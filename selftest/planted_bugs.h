@@ -20,6 +20,17 @@ enum class Bug {
   kRetryUsesStaleDocument, // a write-conflict retry applies $inc to the document read before it
   kReleaseBeforeCopy,      // a table's backup checkpoint is released before its file is copied
   kSkipSentinelCheck,      // startup ignores backup.in_progress (a stale WiredTiger.backup stays)
+  kTruncateLongValues,     // values are copied through a 128-byte buffer
+  kSkipCreateRepair,       // a cut-short create() is taken for a whole table
+  kTtlPassStopsEarly,      // a TTL pass deletes one batch per index and forgets to loop
+  kPaddingUnclamped,       // paddingFactor grows past 2.0
+  kOplogNeverReleased,     // a release-mode backup forgets the oplog's checkpoint (it is not copied)
+  kSReleaseWakesNoOne,     // releasing an S lock skips waking the queue
+  kIncReadsMissingField,   // $inc looks its field up with at(): a missing field throws
+  kTtlDeleteSkipsOplog,    // the TTL monitor's deletes write no oplog entry
+  kTxnWritesFirstKeyOnly,  // a multi-key transaction stops after its first write
+  kFreedRecordTooLong,     // a freed record goes on the free list with its header counted twice
+  kTtlOnSecondary,         // the TTL monitor deletes on a secondary too
 };
 
 struct BugInfo {
@@ -27,6 +38,7 @@ struct BugInfo {
   const char* name;
   const char* mistake;   // what a developer got wrong, in one line
   const char* scenario;  // scenarios/... the self-test explores
+  const char* property;  // the property that must catch it (properties/violation.cpp)
   std::vector<std::string> overrides;  // --set settings that make that scenario quick
 };
 

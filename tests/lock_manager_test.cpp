@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/lock_manager.h"
+#include "properties/lock_matrix.h"
 #include "sim/random.h"
 #include "sim/scheduler.h"
 
@@ -46,6 +47,33 @@ TEST(LockConflictTable, EveryCellMatchesTheReference) {
     }
   }
   EXPECT_EQ(cells, 25);
+}
+
+// lock_safety's judge is a second statement of the matrix; the two must agree cell by cell, and a
+// grant that breaks the judge's matrix is counted whatever the grant table says.
+TEST(LockConflictTable, TheSafetyJudgesMatrixAgreesWithTheGrantTable) {
+  for (LockMode a : kAllModes) {
+    for (LockMode b : kAllModes) {
+      EXPECT_EQ(properties::mongodb_modes_compatible(a, b), !conflicts(a, b)) << to_string(a) << " vs " << to_string(b);
+    }
+  }
+  EXPECT_FALSE(properties::mongodb_modes_compatible(LockMode::kS, LockMode::kIX));
+  EXPECT_TRUE(properties::mongodb_modes_compatible(LockMode::kIS, LockMode::kIX));
+}
+
+TEST(LockManager, TheSafetyJudgeCountsGrantsItsMatrixForbids) {
+  Simulator sim(1);
+  LockManager lm(sim);
+  // A judge stricter than the grant table: IS beside IS is forbidden. Two readers then violate.
+  lm.set_safety_judge([](LockMode a, LockMode b) { return !(a == LockMode::kIS && b == LockMode::kIS) && properties::mongodb_modes_compatible(a, b); });
+  for (int i = 0; i < 2; ++i) {
+    sim.spawn("reader-" + std::to_string(i), "t", [&] {
+      LockGuard g(lm, "coll:test.c", LockMode::kIS);
+      sim.sleep_for(kNsPerMs);
+    });
+  }
+  sim.run();
+  EXPECT_EQ(lm.conflict_violations(), 1u);
 }
 
 TEST(LockConflictTable, NamesAndResources) {

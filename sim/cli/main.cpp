@@ -65,6 +65,8 @@ int main(int argc, char** argv) {
   selftest_cmd->add_option("--bug", selftest.bugs, "Only this planted bug; repeatable");
   selftest_cmd->add_option("--source-dir", selftest.scenarios_dir, "The source tree holding scenarios/")->capture_default_str();
   selftest_cmd->add_option("--out", selftest.out_dir, "Directory for the catching traces")->capture_default_str();
+  selftest_cmd->add_option("--shrink-budget", selftest.shrink_budget_s, "Wall seconds to shrink each catching trace (0: do not shrink)")
+      ->capture_default_str()->check(CLI::Range(0.0, 3600.0));
   selftest_cmd->add_flag("--list", selftest_list, "List the planted bugs and exit");
 
   CLI::App* coverage_cmd = app.add_subcommand("coverage", "List the coverage markers a run can reach.");
@@ -119,7 +121,7 @@ int main(int argc, char** argv) {
   if (*run_cmd) return cli::run_command(run);
   if (*explore_cmd) return cli::explore_command(explore);
   if (*selftest_cmd && selftest_list) {
-    for (const auto& b : planted::catalogue()) std::printf("%-27s %s (%s)\n", b.name, b.mistake, b.scenario);
+    for (const auto& b : planted::catalogue()) std::printf("%-27s %s (%s; caught by %s)\n", b.name, b.mistake, b.scenario, b.property);
     return 0;
   }
   if (*selftest_cmd) return cli::selftest_command(selftest);

@@ -1,8 +1,10 @@
 #pragma once
 // `wtsim selftest`: for each planted bug (selftest/planted_bugs.h), explore seeds of its scenario
 // with `wtsim-planted run --plant BUG` until a property catches it or the seed budget runs out.
-// Prints per bug whether it was caught, after how many seeds and how long, and by which property;
-// exits 1 if any bug escaped. A property that silently stops checking shows up here.
+// A catch counts only if the same seed holds with the bug off, and only if the bug's own property
+// (BugInfo::property) is among those violated. Prints per bug whether it was caught, after how
+// many seeds and how long, by which properties, and the shrunk run's size; then per property the
+// bugs it caught. Exits 1 if any bug escaped. A property that silently stops checking shows here.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@ struct SelftestOptions {
   std::vector<std::string> bugs;     // empty: every bug in the catalogue
   std::string scenarios_dir;         // where the catalogue's scenarios/ live (default: the source tree)
   std::string out_dir = "wtsim-selftest";  // the catching traces
+  double shrink_budget_s = 60;       // per caught bug: shrink its trace this long (0: no shrinking)
 };
 
 int selftest_command(const SelftestOptions& options);

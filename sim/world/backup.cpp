@@ -292,7 +292,10 @@ class BackupSystem final : public DocSystem {
     for (const char* meta : {"WiredTiger.backup", "WiredTiger", "WiredTiger.basecfg"}) *copied += copy_file(meta);
     if ((ret = engine::close_backup_cursor(cursor)) != 0) return ret;
     // The oplog is released first and never copied.
-    if ((ret = engine::release_backup_checkpoint(op.session(), engine::DocumentEngine::kOplogUri)) != 0) return ret;
+    if (!planted::active(planted::Bug::kOplogNeverReleased) &&
+        (ret = engine::release_backup_checkpoint(op.session(), engine::DocumentEngine::kOplogUri)) != 0) {
+      return ret;
+    }
     for (const auto& [ns, table] : tables_in_order()) {
       if (planted::active(planted::Bug::kReleaseBeforeCopy)) ret = engine::release_backup_checkpoint(op.session(), table);
       if (ret != 0) return ret;

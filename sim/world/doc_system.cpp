@@ -4,6 +4,8 @@
 
 #include "engine/bson.h"
 #include "engine/padded_store.h"
+#include "properties/lock_matrix.h"
+#include "properties/oplog_properties.h"
 #include "properties/padded_properties.h"
 
 namespace wtsim::world {
@@ -53,6 +55,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
   env.observer = this;
   env.buggify = &world_.buggify();
   engine_ = std::make_unique<engine::DocumentEngine>(config, env, conn);
+  engine_->locks().set_safety_judge(properties::mongodb_modes_compatible);
   op_ = std::make_unique<engine::OperationContext>(conn);
   last_n_.clear();
   int ret = engine_->open(*op_);
@@ -99,10 +102,38 @@ std::vector<std::pair<std::string, std::string>> DocSystem::validate(WT_CONNECTI
     const int ret = op.session()->verify(op.session(), t.c_str(), nullptr);
     if (ret != 0) problems.emplace_back("tables_verify", "verify " + t + ": " + wiredtiger_strerror(ret));
   }
+  if (world_.scenario().node.oplog) check_oplog(conn, &problems);
   if (engine_->locks().conflict_violations() > 0) {
     problems.emplace_back("lock_safety", std::to_string(engine_->locks().conflict_violations()) + " conflicting grants");
   }
   return problems;
+}
+
+// The oplog's entries and the collections' documents, each read raw from its own table.
+void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<std::pair<std::string, std::string>>* problems) {
+  models::KvState state;
+  int ret = read_state(conn, &state);
+  std::map<std::string, engine::Document> data;
+  for (const auto& [key, bson] : state) data[key] = engine::from_bson(reinterpret_cast<const uint8_t*>(bson.data()), bson.size());
+  std::vector<properties::OplogEntry> entries;
+  engine::OperationContext op(conn);
+  WT_CURSOR* c = ret == 0 ? op.cursor(engine::DocumentEngine::kOplogUri, &ret) : nullptr;
+  while (c != nullptr && (ret = c->next(c)) == 0) {
+    int64_t ts = 0;
+    WT_ITEM value;
+    c->get_key(c, &ts);
+    c->get_value(c, &value);
+    const engine::Document e = engine::from_bson(static_cast<const uint8_t*>(value.data), value.size);
+    const engine::Document& o = e.at("o");
+    properties::OplogEntry entry{static_cast<uint64_t>(ts), model_key(e.at("ns").get<std::string>(), o.at("_id")), std::nullopt};
+    if (e.at("op") == "u") entry.image = o;
+    entries.push_back(std::move(entry));
+  }
+  if (ret != 0 && ret != WT_NOTFOUND) {
+    problems->emplace_back("tables_verify", std::string("reading the oplog: ") + wiredtiger_strerror(ret));
+    return;
+  }
+  for (auto& p : properties::check_oplog(entries, data)) problems->push_back(std::move(p));
 }
 
 void DocSystem::close() {
@@ -226,8 +257,12 @@ void DocSystem::check_increment(const std::string& key, const engine::DocWrite& 
 }
 
 // TTL safety: the monitor deletes only documents whose indexed field holds a Date (or an array
-// with one) strictly below the bound of its pass.
+// with one) strictly below the bound of its pass, and only on a primary.
 void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
+  if (!world_.scenario().ttl.primary) {  // a secondary's monitor counts passes, deletes nothing
+    finding("ttl_safety", std::string(w.ns) + " " + w.id->dump() + ": deleted by the TTL monitor of a secondary");
+    return;
+  }
   const engine::Document* v = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
   const int64_t bound_ms = engine_->now_ms() - static_cast<int64_t>(w.ttl_expire_after_s * 1000.0);
   bool expired = false;

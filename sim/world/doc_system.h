@@ -61,6 +61,7 @@ class DocSystem : public System, public engine::CommitObserver {
  private:
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);
+  void check_oplog(WT_CONNECTION* conn, std::vector<std::pair<std::string, std::string>>* problems);
   void check_ttl_delete(const engine::DocWrite& w);
   void count_coverage(engine::DocumentEngine& e);
 

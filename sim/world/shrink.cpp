@@ -247,6 +247,7 @@ uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(
 
 ShrinkResult shrink(const nlohmann::json& header, const std::string& property, const ShrinkLimits& limits,
                     const ShrinkProgressFn& progress) {
+  enable_planted_bug_of(header, "the trace");  // a self-test catch shrinks with its bug on
   return Shrinker(header, property, limits, progress).run();
 }
 

@@ -1,6 +1,8 @@
 // Faults no node could survive. A device that refuses an operation for good (a sticky I/O error)
 // makes every open fail: refusing to open is the right answer, so the failure is classified, not
-// reported as a violation. Then the operator power-cycles the device (the sticky errors clear,
+// reported as a violation. Likewise damaged durable data (a bit flip, a misdirected write) that
+// WiredTiger refuses to open, read or verify: that is the detection corruption_detected_or_harmless
+// asks for; only damage that reads back as data is a violation. Then the operator power-cycles the device (the sticky errors clear,
 // unsynced writes are lost, as at any power loss) and restarts the node, so the run goes on
 // testing recovery.
 #include <cassert>
@@ -20,6 +22,11 @@ bool World::classify_failed_start(int code, const std::string& stage) {
   classify("device_refuses_io", stage + ": " + wiredtiger_strerror(code) + " while the device refuses I/O (" + refused.front() + ")");
   power_cycle_pending_ = true;
   return true;
+}
+
+void World::refused_or_violated(const std::string& property, const std::string& detail) {
+  if (corruption_injected()) return classify("corruption_detected", detail);
+  violation(property, detail);
 }
 
 void World::classify(const std::string& reason, const std::string& detail) {

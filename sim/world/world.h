@@ -43,7 +43,7 @@ struct RunStats {
 // on testing recovery.
 struct Unsurvivable {
   sim::Nanos at_ns = 0;
-  std::string reason;  // "device_refuses_io"
+  std::string reason;  // "device_refuses_io", "corruption_detected"
   std::string detail;
 };
 
@@ -144,6 +144,9 @@ class World {
   // classified, and the device will be power-cycled before the next attempt).
   bool classify_failed_start(int code, const std::string& stage);
   void classify(const std::string& reason, const std::string& detail);
+  // A refusal (open, read or verify failed): detection when corruption was injected, else a
+  // violation of `property`.
+  void refused_or_violated(const std::string& property, const std::string& detail);
   void power_cycle_device(const std::string& reason);
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
