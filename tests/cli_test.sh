@@ -58,6 +58,12 @@ echo "$out" | grep -q "crash_during_padding_move" && fail "explore listed a padd
 expect 0 "time budget of 0 s reached\|explored" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..400 --time-budget 0.001 --jobs 1 --out "$tmp/x"
 echo "$out" | grep -q "seeds not run" || fail "a time budget did not stop the explorer: $out"
 expect 2 "--time-budget -1" -- "$wtsim" explore "$src/scenarios/smoke.json" --time-budget -1
+# Coverage as a verdict: a required marker no seed reached fails the explore (issue 14).
+expect 1 "required coverage marker enospc_reached was never reached" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..2 --require-marker enospc_reached --out "$tmp/x"
+expect 2 "--require-marker no_such_marker: no such coverage marker" -- "$wtsim" explore "$src/scenarios/smoke.json" --require-marker no_such_marker
+# A fault no node survives is counted apart, not as a violation: exit 0, its own outcome row.
+expect 0 "unsurvivable fault  *1" -- "$wtsim" explore "$src/tests/regressions/sticky_log_read_error_at_recovery_seed1.json" --seeds 1..1 --recheck 0 --out "$tmp/u"
+echo "$out" | grep -q "seed 1: held, with an unsurvivable fault classified (device_refuses_io" || fail "explore did not name the classified fault: $out"
 expect 0 "ack_before_sync" -- "$wtsim" selftest --list
 expect 2 "--bug nosuch: no such planted bug" -- "$wtsim" selftest --bug nosuch --out "$tmp/st"
 echo '{"name": "x", "duration_ms": 1000, "knobs": {"node.cache_mb": {"min": 0, "max": 4}}}' > "$tmp/knob.json"

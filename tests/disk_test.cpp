@@ -107,6 +107,26 @@ TEST(Disk, TornPrefixKeepsAPrefixOfTheWrites) {
   }
 }
 
+// Negative space (issue 14): a torn-prefix mode that keeps every write whole, or drops every
+// pending write, passes the prefix test above; over many seeds it must do all three.
+TEST(Disk, TornPrefixActuallyTearsKeepsAndDrops) {
+  int torn_mid_write = 0, kept_some = 0, lost_some = 0;
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    Disk d;
+    InodeId f = d.open("f", true, true);
+    for (char c : {'a', 'b', 'c'}) put(d, f, static_cast<uint64_t>(c - 'a') * 1024, std::string(1024, c));
+    sim::Rng rng(seed);
+    const auto report = d.crash(CrashMode::kTornPrefix, rng.next());
+    ASSERT_EQ(report.size(), 1u);
+    torn_mid_write += report[0].torn_bytes > 0 && report[0].torn_bytes < 1024 ? 1 : 0;
+    kept_some += report[0].kept_ops > 0 ? 1 : 0;
+    lost_some += report[0].kept_ops < 3 ? 1 : 0;
+  }
+  EXPECT_GT(torn_mid_write, 0) << "no write was ever cut between sectors";
+  EXPECT_GT(kept_some, 0);
+  EXPECT_GT(lost_some, 0);
+}
+
 TEST(Disk, SectorDamageKeepsWholeSectorsOfPendingWritesOnly) {
   for (uint64_t seed = 1; seed <= 50; ++seed) {
     Disk d;

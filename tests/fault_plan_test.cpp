@@ -91,6 +91,31 @@ TEST(FaultInjector, TransientAndStickyIoErrors) {
   EXPECT_EQ(inj.on_disk_op(FsOp::kRead, "kv.wt").error, 0);
 }
 
+// Issue 14: a sticky error is active from its start until a power cycle (never a process crash,
+// which does not call power_cycled), and the injector names it while it lasts.
+TEST(FaultInjector, StickyErrorsLastUntilAPowerCycle) {
+  FaultPlan plan;
+  Fault sticky;
+  sticky.kind = FaultKind::kIoError;
+  sticky.op = DiskOp::kRead;
+  sticky.file = "WiredTigerLog";
+  sticky.at_disk_op = 2;
+  sticky.sticky = true;
+  plan.faults = {sticky};
+  FaultInjector inj(plan);
+  EXPECT_EQ(inj.on_disk_op(FsOp::kRead, "WiredTigerLog.1").error, 0);
+  EXPECT_TRUE(inj.active_sticky_errors().empty());  // not started yet
+  inj.power_cycled();  // clears nothing that has not started
+  EXPECT_EQ(inj.on_disk_op(FsOp::kRead, "WiredTigerLog.1").error, EIO);
+  ASSERT_EQ(inj.active_sticky_errors().size(), 1u);
+  EXPECT_NE(inj.active_sticky_errors()[0].find("sticky EIO on read of WiredTigerLog"), std::string::npos);
+  EXPECT_EQ(inj.on_disk_op(FsOp::kRead, "WiredTigerLog.1").error, EIO);
+  EXPECT_EQ(inj.take_fired().size(), 1u);  // recorded once, when it starts
+  inj.power_cycled();
+  EXPECT_TRUE(inj.active_sticky_errors().empty());
+  EXPECT_EQ(inj.on_disk_op(FsOp::kRead, "WiredTigerLog.1").error, 0);
+}
+
 TEST(FaultInjector, WindowsAnswerByTime) {
   FaultPlan plan;
   Fault slow;

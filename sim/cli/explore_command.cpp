@@ -124,6 +124,17 @@ void print_progress(const Tally& t, size_t total) {
   std::fprintf(stderr, "\r%zu/%zu seeds, %zu failing, %.1f seeds/s, ETA %.0f s   ", t.outcome.size(), total, t.failed(), rate, eta_s);
 }
 
+// The markers the options require that no seed reached (empty when coverage is not required).
+std::vector<std::string> missing_markers(const ExploreOptions& o, const Tally& t, const world::Scenario& scenario) {
+  std::vector<std::string> out;
+  for (const auto& m : properties::coverage_catalogue()) {
+    const bool named = std::find(o.required_markers.begin(), o.required_markers.end(), m.name) != o.required_markers.end();
+    const bool required = named || (o.require_coverage && properties::applies_to(m, scenario.workload.kind, possible_faults(scenario)));
+    if (required && t.marker_seeds.count(m.name) == 0) out.push_back(m.name);
+  }
+  return out;
+}
+
 void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, const world::Scenario& scenario) {
   const double elapsed_s = wall_seconds() - t.start_s;
   std::map<std::string, size_t> counts;
@@ -177,6 +188,9 @@ int explore_command(const ExploreOptions& o) {
   uint64_t from = 0, to = 0, shard_k = 1, shard_n = 1;
   if (!parse_seed_range(o.seeds, &from, &to)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B\n", o.seeds.c_str()), kBadInput;
   if (!parse_shard(o.shard, &shard_k, &shard_n)) return std::fprintf(stderr, "wtsim: --shard %s: expected K/N with 1 <= K <= N\n", o.shard.c_str()), kBadInput;
+  for (const std::string& m : o.required_markers) {
+    if (!properties::is_known_marker(m)) return std::fprintf(stderr, "wtsim: --require-marker %s: no such coverage marker (see wtsim coverage)\n", m.c_str()), kBadInput;
+  }
   if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), kBadInput;
   if (o.time_budget_s < 0) return std::fprintf(stderr, "wtsim: --time-budget %g: expected seconds >= 0\n", o.time_budget_s), kBadInput;
   world::Scenario scenario;
@@ -254,7 +268,9 @@ int explore_command(const ExploreOptions& o) {
   if (tty) std::fprintf(stderr, "\n");
   if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");
   print_summary(o, tally, seeds.size(), scenario);
-  return tally.failed() > 0 || !started ? kViolated : kHeld;
+  const std::vector<std::string> missing = missing_markers(o, tally, scenario);
+  for (const std::string& m : missing) std::printf("  required coverage marker %s was never reached\n", m.c_str());
+  return tally.failed() > 0 || !started || !missing.empty() ? kViolated : kHeld;
 }
 
 }  // namespace wtsim::cli

@@ -4,7 +4,9 @@
 // machines, --time-budget to stop starting seeds, --recheck to run a fraction of the seeds a second
 // time in another process and compare trace hashes (a mismatch is the outcome "nondeterministic",
 // both traces kept). Failing seeds keep their traces; the summary lists outcomes and the coverage
-// markers reached (flagging those never reached); exit 1 if any seed failed.
+// markers reached (flagging those never reached); exit 1 if any seed failed, or, with
+// --require-coverage / --require-marker, if a required marker was never reached (a fault model
+// that quietly stopped biting: a torn-write mode that never tears leaves every seed green).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -20,6 +22,10 @@ struct ExploreOptions {
   double time_budget_s = 0;      // > 0: start no new seed after this many wall seconds
   double recheck_fraction = 0.05;  // of the seeds, re-run in a second process (FoundationDB's unseed check)
   std::vector<std::string> overrides;
+  // Coverage as a verdict: exit 1 when a marker is never reached. require_coverage: every marker
+  // the scenario can reach (its workload kind and fault kinds); required_markers: these (by name).
+  bool require_coverage = false;
+  std::vector<std::string> required_markers;
 };
 
 int explore_command(const ExploreOptions& options);

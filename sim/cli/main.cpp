@@ -51,6 +51,9 @@ int main(int argc, char** argv) {
   explore_cmd->add_option("--shard", explore.shard, "K/N: run only the seeds with seed % N == K - 1")->capture_default_str();
   explore_cmd->add_option("--out", explore.out_dir, "Directory for failing seeds' traces")->capture_default_str();
   explore_cmd->add_option("--set", explore.overrides, "Override a scenario field: path=value; repeatable");
+  explore_cmd->add_flag("--require-coverage", explore.require_coverage,
+                        "Exit 1 if a coverage marker the scenario can reach is never reached");
+  explore_cmd->add_option("--require-marker", explore.required_markers, "Exit 1 if this coverage marker is never reached; repeatable");
   explore_cmd->add_option("--time-budget", explore.time_budget_s, "Start no new seed after this many wall seconds (0: no budget)");
   explore_cmd->add_option("--recheck", explore.recheck_fraction, "Fraction of the seeds run a second time in another process, hashes compared (0..1)")
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# selftest.shrink_goal: each of these planted bugs' catching traces shrinks to at most 20 client
+# operations within its shrink budget, keeping the property and its cause (issue 14's goal; the
+# README's self-test table has every bug's figure).
+# Usage: selftest_shrink_test.sh WTSIM OUT_DIR
+set -euo pipefail
+wtsim=$1 out=$2
+bugs=(ack_before_sync lock_table_wrong_cell truncate_long_values txn_writes_first_key_only)
+args=()
+for b in "${bugs[@]}"; do args+=(--bug "$b"); done
+table=$("$wtsim" selftest --jobs 2 --out "$out" --shrink-budget 60 "${args[@]}")
+echo "$table"
+for b in "${bugs[@]}"; do
+  ops=$(echo "$table" | awk -v b="$b" '$1 == b && $2 == "yes" { print $5 }')
+  [ -n "$ops" ] || { echo "FAIL: $b was not caught, or not shrunk" >&2; exit 1; }
+  [ "$ops" -le 20 ] || { echo "FAIL: $b shrank to $ops client operations, more than 20" >&2; exit 1; }
+done
