@@ -38,6 +38,7 @@ for scenario in "$src"/scenarios/*.json; do
 done
 [ "$count" -ge 10 ] || { echo "FAIL: only $count scenarios found in $src/scenarios" >&2; exit 1; }
 run fault_mix_crashes "$src/scenarios/fault_mix.json" 3
+run unsurvivable "$src/tests/regressions/sticky_log_read_error_at_recovery_seed1.json" 1
 read -ra sets <<<"$(overrides_for ttl_vs_manual_delete)"
 run ttl_manual "$src/scenarios/ttl_vs_manual_delete.json" 1 "${sets[@]}" --set ttl.mode=manual
 

@@ -14,7 +14,8 @@ import jsonschema
 # is exercised by real data.
 KINDS_REQUIRED = {"started", "commit", "checkpoint", "crash", "fired", "recovery_check", "final_check",
                   "violation", "sample", "ttl_pass", "delete_job", "index_built", "query",
-                  "backup_start", "backup_done", "table_released", "restore_checked"}
+                  "backup_start", "backup_done", "table_released", "restore_checked", "unsurvivable",
+                  "power_cycle"}
 
 
 def first_event(doc, kind):

@@ -166,7 +166,7 @@ void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, cons
     }
     if (c == kHeldUnsurvivable) {
       std::printf("  seed %llu: held, with an unsurvivable fault classified (%s), trace %s\n", static_cast<unsigned long long>(s),
-                  unsurvivable_of(trace).substr(0, 160).c_str(), trace.c_str());
+                  unsurvivable_of(trace).substr(0, 240).c_str(), trace.c_str());
       continue;
     }
     std::printf("  seed %llu: %s, trace %s (replay it with: wtsim replay)\n", static_cast<unsigned long long>(s),
