@@ -8,7 +8,11 @@
 namespace wtsim::engine {
 namespace {
 
-// 0 if a cursor opens on `uri`; EINVAL for a table without its column group.
+// The remains of a cut-short create: metadata without its column group (EINVAL) or without its
+// file (ENOENT).
+bool cut_short(int ret) { return ret == EINVAL || ret == ENOENT; }
+
+// 0 if a cursor opens on `uri`; EINVAL or ENOENT for the remains of a create.
 int probe(WT_SESSION* session, const char* uri) {
   WT_CURSOR* c = nullptr;
   const int ret = session->open_cursor(session, uri, nullptr, nullptr, &c);
@@ -21,14 +25,13 @@ int probe(WT_SESSION* session, const char* uri) {
 int create_table(WT_SESSION* session, const char* uri, const char* config) {
   assert(session != nullptr && uri != nullptr && config != nullptr);
   int ret = session->create(session, uri, config);
-  if (ret != 0) return ret;
-  ret = probe(session, uri);
-  if (ret != EINVAL || planted::active(planted::Bug::kSkipCreateRepair)) return ret;
-  // Only the remains of a create: no column group, so no data file to lose.
+  if (ret == 0) ret = probe(session, uri);
+  if (!cut_short(ret) || planted::active(planted::Bug::kSkipCreateRepair)) return ret;
+  // Only the remains of a create: no column group or no file, so no data to lose.
   if ((ret = session->drop(session, uri, "force=true")) != 0) return ret;
   if ((ret = session->create(session, uri, config)) != 0) return ret;
   ret = probe(session, uri);
-  assert(ret != EINVAL && "a fresh create leaves a whole table");
+  assert(!cut_short(ret) && "a fresh create leaves a whole table");
   return ret;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // WiredTiger 3.2.1's schema operations are not atomic: a crash (or a panic: an I/O error on the
-// log) inside create() can leave a table's metadata without its column group. create() then
-// reports success and every cursor open fails with EINVAL. Nothing was ever acknowledged in a table
+// log) inside create() can leave a table's metadata without its column group, or without its
+// file. create() then reports success and every cursor open fails with EINVAL, or create() or the
+// cursor open fails with ENOENT (swarm_documents seed 222). Nothing was ever acknowledged in a table
 // still being created, so the engine drops the remains and creates it again (findings of the
 // crash-at-every-op test, and of swarm_documents seed 100 with MMAPv1 and document locking).
 #include <wiredtiger.h>
