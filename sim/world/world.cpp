@@ -285,7 +285,13 @@ void World::report_validation(const char* when) {
   if (node_->fenced()) return;
   // An injected transient I/O error that hit the validation itself (verify reading a page:
   // swarm_documents seed 265) says nothing about the data: validate once more, the error spent.
-  if (drain_fired_faults() && !problems.empty() && injector_.active_sticky_errors().empty()) {
+  const bool fired = drain_fired_faults();
+  if (!problems.empty() && !injector_.active_sticky_errors().empty()) {  // nothing can be read back
+    classify("device_refuses_io", std::string(when) + ": validation failed (" + problems.front().second +
+                                      ") while the device refuses I/O (" + injector_.active_sticky_errors().front() + ")");
+    return;
+  }
+  if (fired && !problems.empty()) {
     trace_->event(sim_.now_ns(), "checker", "validation_retried", {{"when", when}, {"problems", problems.size()}});
     problems = system_->validate(node_->conn());
     drain_wt_messages();
