@@ -289,7 +289,7 @@ void World::report_validation(const char* when) {
   if (!problems.empty() && !injector_.active_sticky_errors().empty()) {  // nothing can be read back
     classify("device_refuses_io", std::string(when) + ": validation failed (" + problems.front().second +
                                       ") while the device refuses I/O (" + injector_.active_sticky_errors().front() + ")");
-    return;
+    problems.clear();  // the engine's own findings below still count
   }
   if (fired && !problems.empty()) {
     trace_->event(sim_.now_ns(), "checker", "validation_retried", {{"when", when}, {"problems", problems.size()}});
