@@ -16,6 +16,12 @@ struct Fixture {
     if (ack) m.ack(seq);
     return v;
   }
+  // Commits and acknowledges one delete of `key`.
+  void erase(const std::string& key, bool durable) {
+    const uint64_t seq = m.next_seq();
+    m.begin_commit({{key, std::nullopt}}, durable);
+    m.ack(seq);
+  }
 };
 
 TEST(KvModel, AllAckedIsAPrefix) {
@@ -86,9 +92,7 @@ TEST(KvModel, PhantomsAndAbortedValuesAreCaught) {
 TEST(KvModel, DeletesAreWrites) {
   Fixture f;
   const auto a = f.commit("a", true);
-  const uint64_t seq = f.m.next_seq();
-  f.m.begin_commit({{"a", std::nullopt}}, true);
-  f.m.ack(seq);
+  f.erase("a", true);
   EXPECT_TRUE(f.m.check({}).ok);
   EXPECT_FALSE(f.m.check({{"a", a}}).ok);
 }
@@ -96,11 +100,7 @@ TEST(KvModel, DeletesAreWrites) {
 // Issue 14: a delete of a key already absent changes nothing; acknowledged, it is not lost.
 TEST(KvModel, AnAcknowledgedNoOpIsTakenInNotCountedLost) {
   Fixture f;
-  for (int i = 0; i < 8; ++i) {
-    const uint64_t seq = f.m.next_seq();
-    f.m.begin_commit({{"a", std::nullopt}}, false);
-    f.m.ack(seq);
-  }
+  for (int i = 0; i < 8; ++i) f.erase("a", false);
   const auto check = f.m.check({});
   EXPECT_TRUE(check.ok);
   EXPECT_EQ(check.lost_acked, 0u);
@@ -110,9 +110,7 @@ TEST(KvModel, AnAcknowledgedNoOpIsTakenInNotCountedLost) {
 TEST(KvModel, TheLongestExplainedPrefixIsTheCut) {
   Fixture f;
   f.commit("a", false);
-  const uint64_t del = f.m.next_seq();
-  f.m.begin_commit({{"a", std::nullopt}}, false);  // writes a, then deletes it again
-  f.m.ack(del);
+  f.erase("a", false);  // writes a, then deletes it again
   const auto check = f.m.check({});
   EXPECT_TRUE(check.ok);
   EXPECT_EQ(check.lost_acked, 0u);
@@ -122,9 +120,7 @@ TEST(KvModel, TheCutStopsAtTheFirstAcknowledgedCommitWhoseEffectIsMissing) {
   Fixture f;
   const auto a = f.commit("a", false);
   f.commit("b", false);
-  const uint64_t noop = f.m.next_seq();
-  f.m.begin_commit({{"c", std::nullopt}}, false);  // no effect, but after the missing b
-  f.m.ack(noop);
+  f.erase("c", false);  // no effect, but after the missing b
   const auto check = f.m.check({{"a", a}});
   EXPECT_TRUE(check.ok);
   EXPECT_EQ(check.cut, 1u);
