@@ -1,5 +1,7 @@
 #include "engine/catalog.h"
 
+#include <cassert>
+
 #include "engine/wt_schema.h"
 
 #include <algorithm>
@@ -79,12 +81,12 @@ int Catalog::load(WT_SESSION* session) {
   return ret == WT_NOTFOUND ? 0 : ret;
 }
 
-int Catalog::save(WT_SESSION* session, const CollectionSpec& spec) {
+int Catalog::save(WT_SESSION* session, const std::string& ns, const std::string& row) {
+  assert(!ns.empty() && !row.empty());
   WT_CURSOR* c = nullptr;
   int ret = session->open_cursor(session, kUri, nullptr, nullptr, &c);
   if (ret != 0) return ret;
-  const std::string row = to_json(spec).dump();
-  c->set_key(c, spec.ns.c_str());
+  c->set_key(c, ns.c_str());
   c->set_value(c, row.c_str());
   ret = c->insert(c);
   c->close(c);

@@ -52,8 +52,10 @@ class Catalog {
 
   // Creates the catalog table if needed and loads every collection. Returns WiredTiger's code.
   int load(WT_SESSION* session);
+  // One collection's row as stored (JSON text).
+  static std::string row_of(const CollectionSpec& spec) { return to_json(spec).dump(); }
   // Writes one collection's row in the caller's transaction.
-  int save(WT_SESSION* session, const CollectionSpec& spec);
+  int save(WT_SESSION* session, const std::string& ns, const std::string& row);
   int remove(WT_SESSION* session, const std::string& ns);
 
   const CollectionSpec* find(const std::string& ns) const;

@@ -30,6 +30,9 @@ class CommitObserver {
   virtual ~CommitObserver() = default;
   // Just before commit_transaction of one unit of work; returns a ticket.
   virtual uint64_t before_commit(const std::vector<DocWrite>& writes, bool durable) = 0;
+  // Just before commit_transaction of a catalog change (DDL): the collection's new catalog row
+  // as stored, always durable (a journal flush follows). Its fate comes as any commit's.
+  virtual uint64_t before_catalog_commit(std::string_view ns, std::string_view row) = 0;
   // commit_transaction returned `ret`. May throw sim::Cancelled (the node was fenced meanwhile).
   virtual void after_commit(uint64_t ticket, int ret) = 0;
   // The journal flush a durable operation waited for returned `ret`: its tickets are durable.

@@ -241,6 +241,7 @@ class DocumentEngine {
   int recount(OperationContext& op, const CollectionSpec& coll);
   // One catalog row in its own transaction, then a log sync.
   int save_catalog_durably(OperationContext& op, const CollectionSpec& coll);
+  int commit_catalog_row(OperationContext& op, const CollectionSpec& coll);
 
   EngineConfig config_;
   EngineEnv env_;

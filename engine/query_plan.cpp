@@ -86,7 +86,7 @@ QueryPlan plan_query(const CollectionSpec& coll, const Document& filter,
     return plan;
   }
   plan.kind = QueryPlan::Kind::kIndexScan;
-  plan.index = index;
+  plan.index = *index;
   set_bounds(plan, filter);
   if (sort) {
     if (sort->first == index->fields.front().first) {

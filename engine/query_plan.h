@@ -16,7 +16,8 @@ struct Bound {
 
 struct QueryPlan {
   enum class Kind { kIdHack, kIndexScan, kCollScan } kind = Kind::kCollScan;
-  const IndexSpec* index = nullptr;
+  // A copy: DDL may replace the catalog's index list while a scan yields (or waits for its lock).
+  std::optional<IndexSpec> index;
   std::optional<Bound> low, high;  // in index byte order
   bool backward = false;           // walk the index in reverse (sort against its direction)
   bool sort_in_memory = false;     // a SORT stage is needed

@@ -102,22 +102,35 @@ int Disk::read(InodeId id, uint64_t offset, size_t len, void* buf) const {
 int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);
-  const uint64_t end = offset + len;
-  if (capacity_ != kUnlimited && end > node.current.size()) {
-    uint64_t used = 0;
-    std::set<InodeId> seen;
-    for (const auto& [name, nid] : names_) {
-      if (seen.insert(nid).second) used += inode(nid).current.size();
-    }
-    if (used + (end - node.current.size()) > capacity_) {
-      ++enospc_returned_;
-      return ENOSPC;
-    }
-  }
+  if (!room_to_grow(node, offset + len)) return ENOSPC;
   const auto* bytes = static_cast<const uint8_t*>(buf);
   apply_write(node.current, offset, bytes, len);
   if (ghost_) return 0;
   node.pending.push_back(PendingOp{false, offset, std::vector<uint8_t>(bytes, bytes + len)});
+  return 0;
+}
+
+bool Disk::room_to_grow(const Inode& node, uint64_t end) {
+  if (capacity_ == kUnlimited || end <= node.current.size()) return true;
+  uint64_t used = 0;
+  std::set<InodeId> seen;
+  for (const auto& [name, nid] : names_) {
+    if (seen.insert(nid).second) used += inode(nid).current.size();
+  }
+  if (used + (end - node.current.size()) <= capacity_) return true;
+  ++enospc_returned_;
+  return false;
+}
+
+int Disk::allocate(InodeId id, uint64_t size) {
+  std::lock_guard lock(mu_);
+  Inode& node = inode(id);
+  if (size <= node.current.size()) return 0;  // fallocate never shrinks
+  if (!room_to_grow(node, size)) return ENOSPC;
+  node.current.resize(size);
+  assert(node.current.size() == size);
+  if (ghost_) return 0;
+  node.pending.push_back(PendingOp{true, size, {}});
   return 0;
 }
 

@@ -78,6 +78,9 @@ class Disk {
   int read(InodeId id, uint64_t offset, size_t len, void* buf) const;
   int write(InodeId id, uint64_t offset, const void* buf, size_t len);
   int truncate(InodeId id, uint64_t size);
+  // fallocate: grows the file to `size` with zeros (never shrinks), ENOSPC if the device is full.
+  // Like a truncate, the new size is durable only at the next sync.
+  int allocate(InodeId id, uint64_t size);
   uint64_t size(InodeId id) const;
   void sync(InodeId id);
   // After a failed fsync on Linux the dirty pages are marked clean: reads still see the data but
@@ -113,6 +116,8 @@ class Disk {
   Inode& inode(InodeId id);
   const Inode& inode(InodeId id) const;
   bool lies_about(InodeId id) const;
+  // Whether `node` may grow to `end` bytes on this device; counts a refusal. Caller holds mu_.
+  bool room_to_grow(const Inode& node, uint64_t end);
   void apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileReport& report);
 
   mutable std::mutex mu_;

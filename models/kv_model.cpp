@@ -26,9 +26,9 @@ std::string KvModel::render(const Value& v) const {
   return renderer_ ? renderer_(*v) : "\"" + v->substr(0, 24) + "\"";
 }
 
-std::string KvModel::make_value(uint64_t seq, size_t bytes) {
-  std::string v = std::to_string(seq) + ":";
-  while (v.size() < bytes) v.push_back(static_cast<char>('a' + (seq + v.size()) % 26));
+std::string KvModel::make_value(uint64_t id, size_t bytes) {
+  std::string v = std::to_string(id) + ":";
+  while (v.size() < bytes) v.push_back(static_cast<char>('a' + (id + v.size()) % 26));
   return v;
 }
 

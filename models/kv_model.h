@@ -60,9 +60,10 @@ class KvModel {
  public:
   static constexpr size_t kMaxMismatchesReported = 8;
 
-  // The key/value workload's values carry their commit's number ("<seq>:<filler>") so that a
-  // trace reader can tell where a value came from; the model itself matches whole values.
-  static std::string make_value(uint64_t seq, size_t bytes);
+  // The key/value workload's values carry a number of their own commit ("<id>:<filler>", the
+  // commit event's value_id) so that a trace reader can tell where a value came from; the model
+  // itself matches whole values.
+  static std::string make_value(uint64_t id, size_t bytes);
 
   uint64_t begin_commit(std::vector<KvWrite> writes, bool durable);
   void ack(uint64_t seq);

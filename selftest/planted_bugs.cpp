@@ -58,6 +58,14 @@ const std::vector<BugInfo>& catalogue() {
       {Bug::kTtlOnSecondary, "ttl_on_secondary", "the TTL monitor ignores the node's role and deletes on a secondary",
        "scenarios/ttl_vs_manual_delete.json", "ttl_safety",
        {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10", "ttl.role=secondary"}},
+      {Bug::kDdlAckedBeforeDurable, "ddl_acked_before_durable",
+       "a catalog change (createIndex, dropIndex, collMod) is acknowledged before the journal is flushed",
+       "scenarios/documents.json", "recovered_state_is_prefix",
+       {"duration_ms=4000", "workload.ddl_weight=5", "workload.durable_fraction=0", "node.journal_commit_interval_ms=1000"}},
+      {Bug::kCollModTakesNoLock, "coll_mod_takes_no_lock",
+       "collMod writes its copy of the catalog entry back without the collection's exclusive lock",
+       "scenarios/documents.json", "index_consistency",
+       {"duration_ms=3000", "workload.ddl_weight=3", "workload.writers=8"}},
   };
   return bugs;
 }

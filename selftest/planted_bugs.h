@@ -31,6 +31,8 @@ enum class Bug {
   kTxnWritesFirstKeyOnly,  // a multi-key transaction stops after its first write
   kFreedRecordTooLong,     // a freed record goes on the free list with its header counted twice
   kTtlOnSecondary,         // the TTL monitor deletes on a secondary too
+  kDdlAckedBeforeDurable,  // a catalog change (createIndex, dropIndex, collMod) is acknowledged unflushed
+  kCollModTakesNoLock,     // collMod changes the catalog without the collection's exclusive lock
 };
 
 struct BugInfo {

@@ -362,7 +362,7 @@ class BackupSystem final : public DocSystem {
       if (ret != WT_NOTFOUND) return ret;
       ret = 0;
     }
-    return 0;
+    return put_catalog_rows(op, out);
   }
 
   void restore_failed(const std::string& detail) { finding("backup_restores_snapshot", detail); }

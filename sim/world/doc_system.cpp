@@ -32,7 +32,8 @@ std::string render_bson(const std::string& value) {
   try {
     json = engine::from_bson(reinterpret_cast<const uint8_t*>(value.data()), value.size()).dump();
   } catch (const nlohmann::json::exception&) {
-    json = "<" + std::to_string(value.size()) + " bytes, not BSON>";
+    // A catalog row is JSON text; anything else is shown by its size.
+    json = !value.empty() && value.front() == '{' ? value : "<" + std::to_string(value.size()) + " bytes, not BSON>";
   }
   return json.size() > kRenderedCharsMax ? json.substr(0, kRenderedCharsMax) + "..." : json;
 }
@@ -64,7 +65,28 @@ int DocSystem::open(WT_CONNECTION* conn) {
   return ret;
 }
 
+int put_catalog_rows(engine::OperationContext& op, models::KvState* state) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(engine::Catalog::kUri, &ret);
+  if (c == nullptr) return ret;
+  while ((ret = c->next(c)) == 0) {
+    const char* ns = nullptr;
+    const char* row = nullptr;
+    if ((ret = c->get_key(c, &ns)) != 0 || (ret = c->get_value(c, &row)) != 0) return ret;
+    (*state)[DocSystem::catalog_key(ns)] = row;
+  }
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+// The documents and the catalog: DDL is state the model checks like data.
 int DocSystem::read_state(WT_CONNECTION* conn, models::KvState* out) {
+  int ret = read_documents(conn, out);
+  if (ret != 0) return ret;
+  engine::OperationContext op(conn);
+  return put_catalog_rows(op, out);
+}
+
+int DocSystem::read_documents(WT_CONNECTION* conn, models::KvState* out) {
   out->clear();
   engine::OperationContext op(conn);
   for (const auto& [ns, coll] : engine_->catalog().collections()) {
@@ -112,7 +134,7 @@ std::vector<std::pair<std::string, std::string>> DocSystem::validate(WT_CONNECTI
 // The oplog's entries and the collections' documents, each read raw from its own table.
 void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<std::pair<std::string, std::string>>* problems) {
   models::KvState state;
-  int ret = read_state(conn, &state);
+  int ret = read_documents(conn, &state);
   std::map<std::string, engine::Document> data;
   for (const auto& [key, bson] : state) data[key] = engine::from_bson(reinterpret_cast<const uint8_t*>(bson.data()), bson.size());
   std::vector<properties::OplogEntry> entries;
@@ -206,6 +228,15 @@ uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, b
                             {"op", !first.ttl_field.empty() ? "ttl_delete" : first.post_image != nullptr ? "write" : "delete"}};
   if (writes.size() > 1) details["documents"] = writes.size();
   world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "commit", std::move(details));
+  return seq;
+}
+
+uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view row) {
+  assert(!ns.empty() && !row.empty());
+  const uint64_t seq = world_.model().begin_commit({{catalog_key(ns), models::Value{std::string(row)}}}, true);
+  durable_[seq] = true;
+  world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "commit",
+                       {{"seq", seq}, {"ns", ns}, {"durable", true}, {"op", "catalog"}, {"row", nlohmann::json::parse(row)}});
   return seq;
 }
 

@@ -43,6 +43,9 @@ class DocSystem : public System, public engine::CommitObserver {
   static std::string model_key(std::string_view ns, const engine::Document& id) {
     return std::string(ns) + "|" + id.dump();
   }
+  uint64_t before_catalog_commit(std::string_view ns, std::string_view row) override;
+  // The model's key for a collection's catalog row (no collection namespace starts "table:").
+  static std::string catalog_key(std::string_view ns) { return std::string(engine::Catalog::kUri) + "|" + std::string(ns); }
   void after_commit(uint64_t ticket, int ret) override;
   void after_flush(const std::vector<uint64_t>& tickets, int ret) override;
 
@@ -61,6 +64,7 @@ class DocSystem : public System, public engine::CommitObserver {
  private:
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);
+  int read_documents(WT_CONNECTION* conn, models::KvState* out);
   void check_oplog(WT_CONNECTION* conn, std::vector<std::pair<std::string, std::string>>* problems);
   void check_ttl_delete(const engine::DocWrite& w);
   void count_coverage(engine::DocumentEngine& e);
@@ -73,6 +77,8 @@ class DocSystem : public System, public engine::CommitObserver {
 
 // Adds a record-store value to a model state (read_state, restore checks).
 void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size);
+// Adds every catalog row, as stored, to a model state (read_state, restore checks).
+int put_catalog_rows(engine::OperationContext& op, models::KvState* state);
 
 std::unique_ptr<System> make_mixed_doc_system(World& world);
 std::unique_ptr<System> make_time_series_system(World& world);

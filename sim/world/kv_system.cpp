@@ -46,7 +46,7 @@ class KvSystem final : public System {
   void close() override {}
 
  private:
-  std::vector<models::KvWrite> draw_writes(sim::Rng& rng, uint64_t seq, uint64_t* bytes) {
+  std::vector<models::KvWrite> draw_writes(sim::Rng& rng, uint64_t value_id, uint64_t* bytes) {
     const WorkloadSpec& w = world_.scenario().workload;
     const uint64_t n = static_cast<uint64_t>(rng.between(1, static_cast<int64_t>(w.keys_per_txn_max)));
     std::set<uint64_t> keys;
@@ -57,7 +57,7 @@ class KvSystem final : public System {
       if (!rng.chance(w.delete_fraction)) {
         const auto size = static_cast<size_t>(rng.between(static_cast<int64_t>(w.value_bytes_min),
                                                           static_cast<int64_t>(w.value_bytes_max)));
-        write.value = models::KvModel::make_value(seq, size);
+        write.value = models::KvModel::make_value(value_id, size);
         *bytes += size;
       }
       writes.push_back(std::move(write));
@@ -76,20 +76,21 @@ class KvSystem final : public System {
     while (sim.now_ns() < world_.end_ns()) {
       sim.sleep_for(rng.between(0, 2 * w.think_ns));
       if (sim.now_ns() >= world_.end_ns()) break;
-      const uint64_t seq = model.next_seq();
+      const uint64_t value_id = ++values_drawn_;
       uint64_t bytes = 0;
-      std::vector<models::KvWrite> writes = draw_writes(rng, seq, &bytes);
+      std::vector<models::KvWrite> writes = draw_writes(rng, value_id, &bytes);
       const bool durable = rng.chance(w.durable_fraction);
-      const uint64_t began = model.begin_commit(writes, durable);
-      assert(began == seq);
       int ret = session.apply(writes);
       world_.after_wt_call();
-      if (ret != 0) {
-        model.aborted(seq);
+      if (ret != 0) {  // rolled back: never in the model, so any of its values is a phantom
         ++world_.stats().commits_failed;
         world_.handle_wt_failure(ret, "apply");
         continue;
       }
+      // The commit enters the model's order here, not before apply: apply can wait (a full cache
+      // hands the fiber to eviction) while another writer commits, and the log holds commits in
+      // commit order (regression writer_overtaken_in_eviction_seed523.json).
+      const uint64_t seq = model.begin_commit(writes, durable);
       ret = session.commit(durable);
       world_.after_wt_call();
       if (ret != 0) {
@@ -103,13 +104,15 @@ class KvSystem final : public System {
       ++world_.stats().commits_acked;
       nlohmann::json keys = nlohmann::json::array();
       for (const auto& wr : writes) keys.push_back(wr.value ? wr.key : "-" + wr.key);  // "-": delete
-      world_.trace().event(sim.now_ns(), sim.current().name, "commit", {{"seq", seq}, {"keys", keys}, {"durable", durable}});
+      world_.trace().event(sim.now_ns(), sim.current().name, "commit",
+                           {{"seq", seq}, {"keys", keys}, {"durable", durable}, {"value_id", value_id}});
       world_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
                        cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
     }
   }
 
   World& world_;
+  uint64_t values_drawn_ = 0;  // each commit's values carry its own number (a phantom has none)
 };
 
 }  // namespace

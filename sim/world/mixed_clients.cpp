@@ -59,7 +59,7 @@ class MixedDocSystem final : public DocSystem {
   void one_operation(sim::Rng& rng, engine::OperationContext& op) {
     const WorkloadSpec& w = world_.scenario().workload;
     const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
-    uint64_t pick = rng.below(w.insert_weight + w.update_weight + w.delete_weight + w.find_weight);
+    uint64_t pick = rng.below(w.insert_weight + w.update_weight + w.delete_weight + w.find_weight + w.ddl_weight);
     if (pick < w.insert_weight) {
       std::vector<engine::Document> batch;
       for (uint64_t i = 0; i < w.batch_size; ++i) batch.push_back(make_doc(rng, rng.below(w.keys)));
@@ -73,12 +73,31 @@ class MixedDocSystem final : public DocSystem {
     if ((pick -= w.update_weight) < w.delete_weight) {
       return check(engine_->remove(op, kNs, {{"_id", doc_id(rng.below(w.keys))}}, true, wc), "remove");
     }
+    if ((pick -= w.delete_weight) >= w.find_weight) return ddl_operation(rng, op);
     engine::FindRequest req;
     req.filter = {{"g", rng.below(kGroups)}};
     req.limit = 5;
     const engine::FindResult r = engine_->find(op, kNs, req);
     world_.after_wt_call();
     if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "find");
+  }
+
+  // createIndex, dropIndex or collMod of "n_1", an index create_schema never re-creates. The
+  // engine's codes (no such index) are answers; WiredTiger's are failures.
+  void ddl_operation(sim::Rng& rng, engine::OperationContext& op) {
+    const uint64_t kind = rng.below(3);
+    const char* what = kind == 0 ? "create_index" : kind == 1 ? "drop_index" : "coll_mod";
+    int ret = 0;
+    if (kind == 0) {
+      ret = engine_->create_index(op, kNs, {"n_1", {{"n", 1}}, false, std::nullopt, ""});
+    } else if (kind == 1) {
+      ret = engine_->drop_index(op, kNs, "n_1");
+    } else {
+      const std::optional<engine::Document> expire = rng.chance(0.5) ? std::optional<engine::Document>(3600 + rng.below(3600)) : std::nullopt;
+      ret = engine_->set_expire_after(op, kNs, "n_1", expire);
+    }
+    world_.after_wt_call();
+    if (ret != 0 && ret != engine::kIndexNotFound) world_.handle_wt_failure(ret, what);
   }
 
   void client(int index) {

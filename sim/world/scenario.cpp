@@ -62,10 +62,11 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   w.update_weight = r.u64_or("update_weight", w.update_weight);
   w.delete_weight = r.u64_or("delete_weight", w.delete_weight);
   w.find_weight = r.u64_or("find_weight", w.find_weight);
+  w.ddl_weight = r.u64_or("ddl_weight", w.ddl_weight);
   w.batch_size = r.u64_or("batch_size", w.batch_size);
   w.total_documents = r.u64_or("total_documents", w.total_documents);
   w.stop_inserts_at_ms = r.u64_or("stop_inserts_at_ms", w.stop_inserts_at_ms);
-  if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight == 0) {
+  if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight + w.ddl_weight == 0) {
     throw sim::JsonError(path, "at least one operation weight must be positive");
   }
   if (w.batch_size < 1 || w.batch_size > 100000) throw sim::JsonError(r.path_of("batch_size"), "must be in [1, 100000]");

@@ -39,6 +39,9 @@ struct WorkloadSpec {
   uint64_t value_bytes_max = 200;
   // "documents" only: the mix of operations (weights) and the bulk-insert batch size.
   uint64_t insert_weight = 4, update_weight = 4, delete_weight = 1, find_weight = 2;
+  // DDL while the clients write: createIndex, dropIndex or collMod of an index no restart
+  // re-creates, so a lost acknowledged catalog change shows (0: none).
+  uint64_t ddl_weight = 0;
   uint64_t batch_size = 10;
   uint64_t total_documents = 0;  // > 0: each writer inserts its share of this many, then stops
   uint64_t stop_inserts_at_ms = 0;  // "time_series" only: > 0, inserts stop at this time
