@@ -89,7 +89,7 @@ class KvSystem final : public System {
       }
       // The commit enters the model's order here, not before apply: apply can wait (a full cache
       // hands the fiber to eviction) while another writer commits, and the log holds commits in
-      // commit order (regression writer_overtaken_in_eviction_seed523.json).
+      // commit order (README, finding 18).
       const uint64_t seq = model.begin_commit(writes, durable);
       ret = session.commit(durable);
       world_.after_wt_call();
