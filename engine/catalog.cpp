@@ -78,6 +78,27 @@ int Catalog::load(WT_SESSION* session) {
     collections_[spec.ns] = std::move(spec);
   }
   c->close(c);
+  if (ret != WT_NOTFOUND) return ret;
+  return bump_past_existing_tables(session);
+}
+
+// A DDL cut by a crash may leave its table behind without a catalog row naming it; a new ident
+// must not land on those remains (and their entries), so the count also covers every table
+// WiredTiger's metadata holds. (MongoDB's idents carry a random part for the same reason.)
+int Catalog::bump_past_existing_tables(WT_SESSION* session) {
+  WT_CURSOR* c = nullptr;
+  int ret = session->open_cursor(session, "metadata:", nullptr, nullptr, &c);
+  if (ret != 0) return ret;
+  while ((ret = c->next(c)) == 0) {
+    const char* key = nullptr;
+    if ((ret = c->get_key(c, &key)) != 0) break;
+    const std::string uri = key;
+    if (uri.rfind("table:c", 0) != 0 && uri.rfind("table:i", 0) != 0) continue;
+    const std::string digits = uri.substr(7);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    last_ident_ = std::max<uint64_t>(last_ident_, std::stoull(digits));
+  }
+  c->close(c);
   return ret == WT_NOTFOUND ? 0 : ret;
 }
 

@@ -66,6 +66,8 @@ class Catalog {
   uint64_t next_ident() { return ++last_ident_; }
 
  private:
+  int bump_past_existing_tables(WT_SESSION* session);
+
   std::map<std::string, CollectionSpec> collections_;  // sorted: deterministic iteration
   uint64_t last_ident_ = 0;
 };

@@ -254,7 +254,6 @@ class DocumentEngine {
   uint64_t oplog_next_ts_ = 1;
   uint64_t oplog_first_ts_ = 1;
   uint64_t next_object_id_ = 1;
-  const IndexSpec* ttl_index_ = nullptr;  // set while a TTL delete runs: tags its DocWrites
   std::optional<std::optional<Document>> planted_first_read_;
   bool moving_ = false;  // kRetryUsesStaleDocument only
 };

@@ -4,6 +4,7 @@
 #include <wiredtiger.h>
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace wtsim::engine {
@@ -26,6 +27,15 @@ class OperationContext {
   int commit() { return session_->commit_transaction(session_, nullptr); }
   void rollback() { session_->rollback_transaction(session_, nullptr); }
   int flush_log() { return session_->log_flush(session_, "sync=on"); }
+
+  // Set while this operation runs the TTL monitor's deletes: the index's field and
+  // expireAfterSeconds tag its writes. Per operation, not per engine: while a pass yields, other
+  // clients write, and an engine-wide tag made their updates look like TTL deletes.
+  struct TtlTag {
+    std::string field;
+    double expire_after_s = 0;
+  };
+  std::optional<TtlTag> ttl_tag;
 
  private:
   WT_SESSION* session_ = nullptr;

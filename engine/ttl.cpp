@@ -23,10 +23,12 @@ uint64_t DocumentEngine::delete_expired(OperationContext& op, const CollectionSp
                             {{"$gte", make_date(std::numeric_limits<int64_t>::min())}, {"$lt", make_date(bound_ms)}}}};
   std::vector<std::string> keys = target_keys(op, coll, filter, false, ret, /*user_op=*/false);
   if (*ret != 0) return 0;
-  ttl_index_ = &index;
+  assert(!op.ttl_tag);
+  op.ttl_tag = OperationContext::TtlTag{index.fields.front().first, index.expire_after_seconds->get<double>()};
   const Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                              WriteError*) {
-    if (current && !matches(*current, filter)) *next = current;  // changed since the scan saw it
+    // Changed since the scan saw it (a refreshed created_at): it stays.
+    if (current && !matches(*current, filter) && !planted::active(planted::Bug::kTtlDeleteSkipsRecheck)) *next = current;
     return 0;
   };
   // The mutation reads the indexed field only; the indexes (with _id's) name every field needed.
@@ -44,7 +46,7 @@ uint64_t DocumentEngine::delete_expired(OperationContext& op, const CollectionSp
     if (*ret != 0) break;
     deleted += changed ? 1 : 0;
   }
-  ttl_index_ = nullptr;
+  op.ttl_tag.reset();
   return deleted;
 }
 

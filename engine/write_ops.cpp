@@ -133,7 +133,7 @@ int DocumentEngine::write_oplog(OperationContext& op, const CollectionSpec& coll
                                 const std::vector<uint8_t>* after_bson) {
   assert(after_bson != nullptr || id != nullptr);
   if (!config_.oplog) return 0;
-  if (ttl_index_ != nullptr && planted::active(planted::Bug::kTtlDeleteSkipsOplog)) return 0;
+  if (op.ttl_tag && planted::active(planted::Bug::kTtlDeleteSkipsOplog)) return 0;
   int ret = 0;
   WT_CURSOR* c = op.cursor(kOplogUri, &ret);
   if (c == nullptr) return ret;
@@ -210,9 +210,9 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   }
   DocWrite write{coll.ns, &(next ? *next : *current).at("_id"), next ? &*next : nullptr,
                  next ? view_of(bytes.next) : std::string_view(), inc_total, current ? &*current : nullptr, {}, 0};
-  if (ttl_index_ != nullptr) {
-    write.ttl_field = ttl_index_->fields.front().first;
-    write.ttl_expire_after_s = ttl_index_->expire_after_seconds->get<double>();
+  if (op.ttl_tag) {
+    write.ttl_field = op.ttl_tag->field;
+    write.ttl_expire_after_s = op.ttl_tag->expire_after_s;
   }
   const uint64_t ticket = env_.observer != nullptr ? env_.observer->before_commit({write}, durable) : 0;
   ret = op.commit();

@@ -66,6 +66,11 @@ const std::vector<BugInfo>& catalogue() {
        "collMod writes its copy of the catalog entry back without the collection's exclusive lock",
        "scenarios/documents.json", "index_consistency",
        {"duration_ms=3000", "workload.ddl_weight=3", "workload.writers=8"}},
+      {Bug::kTtlDeleteSkipsRecheck, "ttl_delete_skips_recheck",
+       "a TTL delete trusts the pass's scan and does not re-check the date inside its own transaction",
+       "scenarios/ttl_vs_manual_delete.json", "ttl_safety",
+       {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10",
+        "ttl.touch_every_ms=5"}},
   };
   return bugs;
 }

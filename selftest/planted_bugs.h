@@ -33,6 +33,7 @@ enum class Bug {
   kTtlOnSecondary,         // the TTL monitor deletes on a secondary too
   kDdlAckedBeforeDurable,  // a catalog change (createIndex, dropIndex, collMod) is acknowledged unflushed
   kCollModTakesNoLock,     // collMod changes the catalog without the collection's exclusive lock
+  kTtlDeleteSkipsRecheck,  // a TTL delete trusts its scan and skips re-checking the date in its own transaction
 };
 
 struct BugInfo {

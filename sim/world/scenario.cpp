@@ -102,6 +102,7 @@ TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
   t.index_at_ms = r.u64_or("index_at_ms", t.index_at_ms);
   t.primary = one_of(r, "role", "primary", {"primary", "secondary"}) == "primary";
   t.query_every_ms = r.u64_or("query_every_ms", t.query_every_ms);
+  t.touch_every_ms = r.u64_or("touch_every_ms", t.touch_every_ms);
   r.reject_unknown();
   return t;
 }

@@ -59,6 +59,7 @@ struct TtlSpec {
   uint64_t index_at_ms = 0;          // > 0: the index is created this late (the backlog case)
   bool primary = true;               // false: the node is a secondary (TTL deletes nothing)
   uint64_t query_every_ms = 0;       // > 0: find().sort({created_at: 1}).limit(1) with explain
+  uint64_t touch_every_ms = 0;       // > 0: a client moves a random document's created_at to now
 };
 
 // Hot backup (kind "backup"): how and when the node is backed up.

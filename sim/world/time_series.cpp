@@ -27,6 +27,7 @@ class TimeSeriesSystem final : public DocSystem {
     if (ttl.mode == "manual") sim.spawn("delete-job" + suffix, "node", [this] { delete_job(); });
     if (ttl.mode != "none" && ttl.index_at_ms > 0) sim.spawn("index-builder" + suffix, "node", [this] { late_index(); });
     if (ttl.query_every_ms > 0) sim.spawn("query-loop" + suffix, "node", [this] { query_loop(); });
+    if (ttl.touch_every_ms > 0) sim.spawn("toucher" + suffix, "node", [this] { toucher(); });
     spawn_oplog_trimmer(suffix);
   }
 
@@ -77,13 +78,35 @@ class TimeSeriesSystem final : public DocSystem {
     sim::Rng rng = sim::stream(world_.seed(), "workload.inserter." + std::to_string(index) + world_.generation_suffix());
     // _id values are unique across inserters and generations: (generation, inserter, counter).
     uint64_t value = (world_.node().generation() << 40) | (static_cast<uint64_t>(index) << 32);
+    if (inserted_.size() <= static_cast<size_t>(index)) inserted_.resize(static_cast<size_t>(index) + 1);
+    inserted_[static_cast<size_t>(index)] = {value, value};
     const sim::Nanos stop_ns = w.stop_inserts_at_ms > 0 ? static_cast<sim::Nanos>(w.stop_inserts_at_ms) * sim::kNsPerMs
                                                         : world_.end_ns();
     while (sim.now_ns() < std::min(stop_ns, world_.end_ns())) {
       std::vector<engine::Document> batch;
       for (uint64_t i = 0; i < w.batch_size; ++i) batch.push_back(make_doc(rng, value++));
       check(engine_->insert_many(op, kNs, std::move(batch), {rng.chance(w.durable_fraction)}), "insert_many");
+      inserted_[static_cast<size_t>(index)].second = value;
       sim.sleep_for(w.think_ns);
+    }
+  }
+
+  // A session refresh: a random document of this generation gets created_at = now, so a TTL pass
+  // that scanned it as expired must see, inside its delete, that it no longer is.
+  void toucher() {
+    const ClientScope scope(world_);
+    sim::Simulator& sim = world_.sim();
+    engine::OperationContext op(world_.node().conn());
+    sim::Rng rng = sim::stream(world_.seed(), "workload.toucher" + world_.generation_suffix());
+    const sim::Nanos every_ns = static_cast<sim::Nanos>(world_.scenario().ttl.touch_every_ms) * sim::kNsPerMs;
+    while (sim.now_ns() < world_.end_ns()) {
+      sim.sleep_for(rng.between(every_ns / 2, every_ns + every_ns / 2));
+      if (sim.now_ns() >= world_.end_ns() || inserted_.empty()) continue;
+      const auto [first, next] = inserted_[rng.below(inserted_.size())];
+      if (next <= first) continue;
+      const engine::Document filter = {{"_id", first + rng.below(next - first)}};
+      const engine::Document touch = {{"$set", {{kField, engine::make_date(engine_->now_ms())}}}};
+      check(engine_->update(op, kNs, filter, touch, /*upsert=*/false, /*multi=*/false, {false}), "update");
     }
   }
 
@@ -189,6 +212,8 @@ class TimeSeriesSystem final : public DocSystem {
 
   bool in_pass_ = false;  // the TTL monitor is inside a pass
   sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
+  // Per inserter of this generation: [first _id, next _id) inserted so far (the toucher's pool).
+  std::vector<std::pair<uint64_t, uint64_t>> inserted_;
 };
 
 }  // namespace
