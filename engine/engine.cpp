@@ -123,10 +123,11 @@ int DocumentEngine::create_index(OperationContext& op, const std::string& ns, In
     ret = apply_indexes(op, only_new, rkey, rkey, nullptr, &doc, &error);
     if (ret == 0 && error.code != 0) ret = error.code;
   }
-  if (ret != 0 || (ret = commit_catalog_row(op, coll)) != 0) {
+  if (ret != 0) {
     op.rollback();
     return ret;
   }
+  if ((ret = commit_catalog_row(op, coll)) != 0) return ret;
   catalog_.put(std::move(coll));
   return 0;
 }
@@ -174,18 +175,21 @@ int DocumentEngine::set_expire_after(OperationContext& op, const std::string& ns
 }
 
 int DocumentEngine::save_catalog_durably(OperationContext& op, const CollectionSpec& coll) {
-  int ret = op.begin();
-  if (ret != 0 || (ret = commit_catalog_row(op, coll)) != 0) op.rollback();
-  return ret;
+  const int ret = op.begin();
+  return ret != 0 ? ret : commit_catalog_row(op, coll);
 }
 
 // In the open transaction: writes the row, commits, and flushes the journal, since DDL is
-// durable before it is acknowledged. The observer sees one durable commit.
+// durable before it is acknowledged. The observer sees one durable commit. Ends the
+// transaction whatever happens (rolled back if the row cannot be written).
 int DocumentEngine::commit_catalog_row(OperationContext& op, const CollectionSpec& coll) {
   assert(!coll.ns.empty() && coll.ns.find('.') != std::string::npos);
   const std::string row = Catalog::row_of(coll);
   int ret = catalog_.save(op.session(), coll.ns, row);
-  if (ret != 0) return ret;
+  if (ret != 0) {
+    op.rollback();
+    return ret;
+  }
   const uint64_t ticket = env_.observer != nullptr ? env_.observer->before_catalog_commit(coll.ns, row) : 0;
   ret = op.commit();
   if (env_.observer != nullptr) env_.observer->after_commit(ticket, ret);

@@ -195,9 +195,12 @@ bool World::start_node() {
   if (disk_.exists("WiredTiger.backup")) {
     violation("sentinel_recovery", "the node is restarting with a stale WiredTiger.backup: a hot-backup restore instead of crash recovery");
   }
+  // Counted, not taken from one drain: a commit observer drains fired faults inside the calls.
+  const uint64_t io_errors_before_open = io_errors_fired_;
   const int ret = node_->open();
   drain_wt_messages();
-  const bool io_error_during_open = drain_fired_faults();
+  drain_fired_faults();
+  const bool io_error_during_open = io_errors_fired_ > io_errors_before_open;
   if (node_->fenced()) reached("crash_during_recovery");
   if (node_->fenced() && ret == 0) return false;  // crashed during recovery: try again
   const bool disk_full = disk_.capacity() != faults::Disk::kUnlimited;
@@ -214,9 +217,11 @@ bool World::start_node() {
     return false;
   }
   trace_->event(sim_.now_ns(), "node", "started", {{"generation", node_->generation()}});
+  const uint64_t io_errors_before_schema = io_errors_fired_;
   const int opened = system_->open(node_->conn());
   drain_wt_messages();
-  const bool io_error_during_schema = drain_fired_faults();
+  drain_fired_faults();
+  const bool io_error_during_schema = io_errors_fired_ > io_errors_before_schema;
   if (node_->fenced()) return false;
   if (opened != 0 && (classify_failed_start(opened, "opening the schema") || io_error_during_schema)) {
     trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", opened}, {"error", wiredtiger_strerror(opened)}, {"stage", "schema"}, {"retry", true}});
@@ -414,7 +419,7 @@ bool World::drain_fired_faults() {
   bool io_error = false;
   for (const faults::FiredFault& f : injector_.take_fired()) {
     io_error |= f.what.rfind("EIO", 0) == 0;
-    if (f.what.rfind("EIO", 0) == 0) reached("io_error_injected");
+    if (f.what.rfind("EIO", 0) == 0) reached("io_error_injected"), ++io_errors_fired_;
     trace_->event(sim_.now_ns(), "faults", "fired",
                   {{"plan_index", f.plan_index}, {"disk_op", f.disk_op}, {"file", f.file}, {"what", f.what}, {"actor", f.actor}});
   }

@@ -181,6 +181,7 @@ class World {
   std::vector<properties::Violation> violations_;
   std::vector<Unsurvivable> unsurvivable_;
   bool power_cycle_pending_ = false;  // the operator power-cycles the device before the next start
+  uint64_t io_errors_fired_ = 0;      // injected I/O errors drained so far, whoever drained them
   std::map<std::string, uint64_t> coverage_;  // marker -> times reached (ordered: deterministic)
   faults::CrashMode last_crash_mode_ = faults::CrashMode::kDropUnsynced;
   RunStats stats_;
