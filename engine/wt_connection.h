@@ -30,10 +30,12 @@ class WtConnection {
 
   // Opens (and so recovers) the database on `fs`. Returns WiredTiger's code.
   int open(faults::SimFileSystem& fs, const WtConfig& config);
-  // Clean close. After a crash use close_fenced(): the connection is abandoned with
-  // leak_memory=true (its threads stopped, nothing of it reaches storage).
+  // Clean close. After a crash use close_fenced(): the connection is closed with
+  // leak_memory=true (its threads stopped, nothing of it reaches storage); a close still inside
+  // WiredTiger after a virtual second is abandoned instead (sim::wt_threads::close_or_abandon),
+  // and close_fenced() returns true.
   int close();
-  void close_fenced();
+  bool close_fenced();
   bool is_open() const { return conn_ != nullptr; }
   WT_CONNECTION* get() const { return conn_; }
 

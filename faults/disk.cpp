@@ -122,6 +122,18 @@ bool Disk::room_to_grow(const Inode& node, uint64_t end) {
   return false;
 }
 
+int Disk::allocate(InodeId id, uint64_t size) {
+  std::lock_guard lock(mu_);
+  Inode& node = inode(id);
+  if (size <= node.current.size()) return 0;  // fallocate never shrinks
+  if (!room_to_grow(node, size)) return ENOSPC;
+  node.current.resize(size);
+  assert(node.current.size() == size);
+  if (ghost_) return 0;
+  node.pending.push_back(PendingOp{true, size, {}});
+  return 0;
+}
+
 int Disk::truncate(InodeId id, uint64_t size) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);

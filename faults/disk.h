@@ -78,6 +78,9 @@ class Disk {
   int read(InodeId id, uint64_t offset, size_t len, void* buf) const;
   int write(InodeId id, uint64_t offset, const void* buf, size_t len);
   int truncate(InodeId id, uint64_t size);
+  // fallocate: grows the file to `size` with zeros (never shrinks), ENOSPC if the device is full.
+  // Like a truncate, the new size is durable only at the next sync.
+  int allocate(InodeId id, uint64_t size);
   uint64_t size(InodeId id) const;
   void sync(InodeId id);
   // After a failed fsync on Linux the dirty pages are marked clean: reads still see the data but

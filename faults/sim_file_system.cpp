@@ -125,6 +125,19 @@ int fh_truncate(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t len) {
   return h->fs->disk().truncate(h->inode, static_cast<uint64_t>(len));
 }
 
+// WiredTiger extends each new log file before its rename (file_extend=(log=...)), so recovery
+// finds zeros after the header; without this, a power loss right after the rename leaves a
+// header-only file that WiredTiger 3.2.1 cannot recover (README, finding 16).
+int fh_extend(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t len) {
+  Handle* h = handle_of(fh);
+  assert(!h->directory);
+  assert(len >= 0);
+  const FaultDecision d = h->fs->check(FsOp::kTruncate, h->name);  // the size-change family
+  if (d.error != 0) return d.error;
+  h->fs->pay(FsOp::kTruncate, 0);
+  return h->fs->disk().allocate(h->inode, static_cast<uint64_t>(len));
+}
+
 int fs_open_file(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, WT_FS_OPEN_FILE_TYPE type,
                  uint32_t flags, WT_FILE_HANDLE** fhp) {
   SimFileSystem* fs = owner_of(wfs);
@@ -156,7 +169,10 @@ int fs_open_file(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, WT_FS_OPEN_
   h->iface.fh_size = fh_size;
   h->iface.fh_sync = fh_sync;
   h->iface.fh_write = fh_write;  // WiredTiger requires it even on directory handles
-  if (!directory) h->iface.fh_truncate = fh_truncate;
+  if (!directory) {
+    h->iface.fh_truncate = fh_truncate;
+    h->iface.fh_extend = fh_extend;
+  }
   *fhp = &h->iface;
   return 0;
 }

@@ -55,6 +55,7 @@ struct FiberRecord {
   // A cancel is kept and thrown at the first park outside.
   int no_cancel_depth = 0;
   bool timed_out = false;  // the last park_until() ended by its deadline
+  int wt_mutexes_held = 0;  // WiredTiger mutexes it holds (sim/wt_threads.cpp)
   std::vector<FiberRecord*> joiners;  // parked in join() until this fiber finishes
   const char* waits_on = nullptr;         // what a parked fiber waits for
   const std::string* waits_on_detail = nullptr;  // e.g. the mutex's name

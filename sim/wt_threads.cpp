@@ -28,9 +28,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 #include "sim/scheduler.h"
 
@@ -151,11 +153,43 @@ static_assert(sizeof(FiberCond) <= sizeof(pthread_cond_t));
 FiberMutex* as_fiber(pthread_mutex_t* m) { return reinterpret_cast<FiberMutex*>(m); }
 FiberCond* as_fiber(pthread_cond_t* c) { return reinterpret_cast<FiberCond*>(c); }
 
+// ---- Abandoned connections (close_or_abandon). ----
+// Thrown at a wait of a fiber whose connection is abandoned: it unwinds WiredTiger's C frames
+// (libwiredtiger.so has unwind tables; C frames have nothing to clean up) to the fiber's body or
+// to close_or_abandon(). The connection's memory, locks included, is leaked and never used again.
+struct Unwind {};
+
+struct CloseDeadline {
+  const FiberRecord* closer = nullptr;  // the fiber inside close_or_abandon(), if any
+  Nanos deadline_ns = 0;
+};
+CloseDeadline g_close;
+// Fiber id -> the connection whose thread it is (ordered by id: abandonment walks it).
+std::map<uint64_t, const WT_CONNECTION*> g_thread_connection;
+const WT_CONNECTION* g_pending_connection = nullptr;  // set while __wt_thread_create runs
+std::unordered_set<const FiberRecord*> g_abandoned;  // lookup only: fibers to unwind
+struct MutexWait {
+  FiberMutex* mutex;
+  Waiter* waiter;
+};
+std::unordered_map<const FiberRecord*, MutexWait> g_mutex_waits;  // lookup only
+
+bool abandoned(const FiberRecord& self) { return g_abandoned.count(&self) > 0; }
+
+// At a wait that may throw (select, the condition waits): unwinds an abandoned fiber, or the
+// closer once its deadline has passed.
+void unwind_if_abandoned(Simulator* sim, const FiberRecord& self) {
+  if (abandoned(self)) throw Unwind{};
+  if (g_close.closer == &self && sim->now_ns() >= g_close.deadline_ns) throw Unwind{};
+}
+
 int lock(FiberMutex* m) {
   Simulator* sim = Simulator::active();
   FiberRecord& self = me(sim);
+  if (abandoned(self)) return 0;  // its connection's locks mean nothing now; see Unwind
   if (m->owner == nullptr) {
     m->owner = &self;
+    ++self.wt_mutexes_held;
     ++g_counters.mutexes_held;
     return 0;
   }
@@ -164,13 +198,20 @@ int lock(FiberMutex* m) {
   Waiter w;
   w.fiber = &self;
   m->waiters.push_back(w);
+  g_mutex_waits[&self] = MutexWait{m, &w};
   sim->park_until("wt:mutex", nullptr);
+  g_mutex_waits.erase(&self);
+  if (abandoned(self)) return 0;  // taken off the list by abandon_threads()
   assert(m->owner == &self && !w.queued);  // handed over by unlock()
   return 0;
 }
 
 int unlock(FiberMutex* m) {
+  const FiberRecord& self = me(Simulator::active());
+  if (abandoned(self) && m->owner != &self) return 0;  // a lock it never got (see lock())
   if (m->owner == nullptr) fatal("WiredTiger unlocked a mutex nobody holds");
+  assert(m->owner->wt_mutexes_held > 0);
+  --m->owner->wt_mutexes_held;
   Waiter* next = m->waiters.pop_front();
   if (next == nullptr) {
     m->owner = nullptr;
@@ -179,6 +220,7 @@ int unlock(FiberMutex* m) {
     return 0;
   }
   m->owner = next->fiber;  // FIFO hand-off: no barging, the order of waiting decides
+  ++m->owner->wt_mutexes_held;
   Simulator::active()->unpark(*next->fiber);
   return 0;
 }
@@ -193,6 +235,7 @@ int cond_wait(FiberCond* c, FiberMutex* m, const struct timespec* abstime) {
   if (sim == nullptr) fatal("WiredTiger waits on a condition with no simulator active");
   Waiter w;
   w.fiber = &sim->current_or_main();
+  unwind_if_abandoned(sim, *w.fiber);
   if (m->owner != w.fiber) fatal("WiredTiger waits on a condition without holding its mutex");
   c->waiters.push_back(w);
   unlock(m);
@@ -200,6 +243,7 @@ int cond_wait(FiberCond* c, FiberMutex* m, const struct timespec* abstime) {
   if (abstime != nullptr) deadline_ns = deadline_of(*c, *abstime);
   const bool timed_out = sim->park_until("wt:condition", abstime != nullptr ? &deadline_ns : nullptr);
   if (w.queued) c->waiters.remove(w);
+  unwind_if_abandoned(sim, *w.fiber);  // with the mutex released
   lock(m);
   return timed_out ? ETIMEDOUT : 0;
 }
@@ -257,6 +301,66 @@ void preemption_point(Nanos cost_ns) {
 }  // namespace
 
 const Counters& counters() { return g_counters; }
+
+namespace {
+
+// The mutexes an unwound fiber held stay locked, in the leaked connection's memory.
+void leak_mutexes(FiberRecord& fiber) {
+  assert(g_counters.mutexes_held >= static_cast<uint64_t>(fiber.wt_mutexes_held));
+  g_counters.mutexes_held -= fiber.wt_mutexes_held;
+  g_counters.mutexes_leaked += fiber.wt_mutexes_held;
+  fiber.wt_mutexes_held = 0;
+}
+
+// Unwinds every thread of `conn` out of WiredTiger and waits until each has ended; `closer` is
+// the fiber whose close was unwound.
+void abandon_threads(Simulator* sim, const WT_CONNECTION* conn, FiberRecord& closer) {
+  std::vector<FiberRecord*> threads;
+  for (const auto& [id, owner] : g_thread_connection) {
+    FiberRecord* fiber = sim->fiber_by_id(id);
+    if (owner != conn || fiber == nullptr || fiber->finished) continue;
+    threads.push_back(fiber);
+    g_abandoned.insert(fiber);
+  }
+  for (FiberRecord* fiber : threads) {
+    if (const auto it = g_mutex_waits.find(fiber); it != g_mutex_waits.end()) {
+      it->second.mutex->waiters.remove(*it->second.waiter);  // never handed the mutex now
+    }
+    // A condition wait or a sleep throws once woken; a yield or preemption wakes on its own.
+    if (fiber->parked && fiber->waits_on != nullptr && std::strcmp(fiber->waits_on, "join") != 0) sim->unpark(*fiber);
+  }
+  for (FiberRecord* fiber : threads) sim->join(*fiber);
+  threads.push_back(&closer);
+  for (FiberRecord* fiber : threads) {
+    assert(fiber->finished || fiber == &closer);
+    leak_mutexes(*fiber);
+    g_abandoned.erase(fiber);
+    g_thread_connection.erase(fiber->id);
+  }
+  ++g_counters.connections_abandoned;
+}
+
+}  // namespace
+
+bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns) {
+  assert(conn != nullptr && budget_ns > 0);
+  Simulator* sim = Simulator::active();
+  if (sim == nullptr || !sim->in_fiber()) {
+    (void)conn->close(conn, config);
+    return false;
+  }
+  assert(g_close.closer == nullptr && "one close_or_abandon at a time");
+  g_close = CloseDeadline{&sim->current(), sim->now_ns() + budget_ns};
+  bool unwound = false;
+  try {
+    (void)conn->close(conn, config);
+  } catch (const Unwind&) {
+    unwound = true;
+  }
+  g_close = CloseDeadline{};
+  if (unwound) abandon_threads(sim, conn, sim->current());
+  return unwound;
+}
 
 bool in_eviction() {
   Simulator* sim = Simulator::active();
@@ -321,7 +425,13 @@ int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)
     std::_Exit(2);
   }
   const std::string name = "wt:" + (g_pending_name.empty() ? std::string("thread") : g_pending_name);
-  FiberRecord& fiber = sim->spawn(name, "wt", [start, arg] { (void)start(arg); }, /*daemon=*/true);
+  FiberRecord& fiber = sim->spawn(name, "wt", [start, arg] {
+    try {
+      (void)start(arg);
+    } catch (const Unwind&) {  // its connection was abandoned
+    }
+  }, /*daemon=*/true);
+  if (g_pending_connection != nullptr) g_thread_connection[fiber.id] = g_pending_connection;
   *thread = encode_thread(sim, fiber.id);
   ++g_counters.threads_started;
   return 0;
@@ -334,6 +444,7 @@ int pthread_join(pthread_t thread, void** retval) {
   FiberRecord* fiber = decode_thread(sim, thread);
   if (fiber == nullptr) return ESRCH;
   sim->join(*fiber);
+  g_thread_connection.erase(fiber->id);
   if (retval != nullptr) *retval = nullptr;
   return 0;
 }
@@ -423,7 +534,9 @@ int select(int nfds, fd_set* r, fd_set* w, fd_set* e, struct timeval* timeout) {
   }
   Simulator* sim = Simulator::active();
   const Nanos until_ns = sim->now_ns() + timeout->tv_sec * kNsPerSec + timeout->tv_usec * kNsPerUs;
+  unwind_if_abandoned(sim, sim->current_or_main());
   sim->park_until("wt:sleep", &until_ns);
+  unwind_if_abandoned(sim, sim->current_or_main());
   return 0;
 }
 
@@ -496,8 +609,10 @@ int __wt_thread_create(void* session, void* tidret, void* (*func)(void*), void* 
   resolve(real, "__wt_thread_create", nullptr);
   const auto it = g_session_names.find(session);
   g_pending_name = it != g_session_names.end() ? it->second : "";
+  g_pending_connection = session != nullptr ? static_cast<WT_SESSION*>(session)->connection : nullptr;
   const int ret = real(session, tidret, func, arg);
   g_pending_name.clear();
+  g_pending_connection = nullptr;
   return ret;
 }
 

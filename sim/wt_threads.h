@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <string>
 
+#include <wiredtiger.h>
+
 namespace wtsim::sim::wt_threads {
 
 // Empty if the layer is in effect: the interposed functions are the ones the dynamic linker
@@ -38,11 +40,21 @@ std::string single_thread_problem();
 // operations are eviction's (the eviction server's workers or an application thread evicting).
 bool in_eviction();
 
+// Closes `conn` with `config`. A crashed node's connection stands for a killed process, so its
+// close must end: if it is still inside WiredTiger after `budget_ns` of virtual time (WiredTiger
+// 3.2.1 can wait for ever on a log slot after a failed log-file switch, or in a panicked
+// connection's close), the closing fiber and every thread of that connection are unwound out of
+// WiredTiger at their next sleep or condition wait, and the connection is leaked, never touched
+// again. Returns true if it was abandoned. Outside a fiber it just closes.
+bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns);
+
 struct Counters {
   uint64_t threads_started = 0;   // WiredTiger threads made fibers, process-wide
   uint64_t mutexes_held = 0;      // WiredTiger mutexes locked right now
+  uint64_t mutexes_leaked = 0;    // locked for good in abandoned connections
   uint64_t preemptions = 0;       // preemption points passed in a fiber
   uint64_t yields = 0;            // sched_yield calls (1 us each)
+  uint64_t connections_abandoned = 0;  // closes that close_or_abandon() cut short
 };
 const Counters& counters();
 

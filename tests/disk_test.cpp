@@ -186,6 +186,33 @@ TEST(Disk, CapacityGivesEnospcOnlyForGrowth) {
   EXPECT_EQ(d.write(f, 10, "x", 1), 0);
 }
 
+TEST(Disk, AllocateGrowsWithZerosNeverShrinksAndIsDurableAtSync) {
+  Disk d;
+  InodeId f = d.open("f", true, true);
+  put(d, f, 0, "head");
+  ASSERT_EQ(d.allocate(f, 8), 0);
+  EXPECT_EQ(d.visible_image("f"), (std::vector<uint8_t>{'h', 'e', 'a', 'd', 0, 0, 0, 0}));
+  ASSERT_EQ(d.allocate(f, 2), 0);  // never shrinks
+  EXPECT_EQ(d.size(f), 8u);
+  d.sync(f);
+  ASSERT_EQ(d.allocate(f, 16), 0);
+  sim::Rng rng(1);
+  d.crash(CrashMode::kDropUnsynced, rng.next());
+  EXPECT_EQ(d.visible_image("f").size(), 8u);  // the unsynced growth is lost, the synced kept
+  EXPECT_EQ(str(d.durable_image("f")).substr(0, 4), "head");
+}
+
+TEST(Disk, AllocateNeedsRoomLikeAWrite) {
+  Disk d;
+  InodeId f = d.open("f", true, true);
+  d.set_capacity(10);
+  EXPECT_EQ(d.allocate(f, 11), ENOSPC);
+  EXPECT_EQ(d.size(f), 0u);
+  EXPECT_EQ(d.enospc_returned(), 1u);
+  EXPECT_EQ(d.allocate(f, 10), 0);
+  EXPECT_EQ(d.size(f), 10u);
+}
+
 TEST(Disk, LyingSyncPersistsNothing) {
   Disk d;
   InodeId f = d.open("f", true, true);

@@ -88,6 +88,7 @@ class EngineHarness {
   DocumentEngine& engine() { return *engine_; }
   sim::Simulator& sim() { return sim_; }
   WT_CONNECTION* conn() { return conn_.get(); }
+  const faults::Disk& disk() const { return disk_; }
 
  private:
   sim::Simulator sim_;

@@ -1,6 +1,8 @@
 // The document engine on real WiredTiger: CRUD, indexes, explain, validate, locking, conflicts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
 #include "tests/engine_harness.h"
@@ -205,6 +207,22 @@ TEST(Engine, CatalogAndDataSurviveARestart) {
     ASSERT_EQ(e.create_collection(op, "test.other"), 0);
     EXPECT_NE(e.catalog().find("test.other")->table, e.catalog().find(kNs)->table);
   });
+}
+
+// README, finding 16: WiredTiger 3.2.1 cannot recover a log file that holds its header alone.
+// A new log file is extended with zeros before use, durably, so no crash can leave one so. (A
+// clean close trims the old files to their records.)
+TEST(Engine, TheLiveLogFileIsDurablyZeroFilledBeyondItsRecords) {
+  EngineHarness h;
+  h.reopen();
+  std::string live;
+  for (const auto& f : h.disk().files()) {
+    if (f.name.rfind("WiredTigerLog.", 0) == 0) live = std::max(live, f.name);
+  }
+  ASSERT_EQ(live, "WiredTigerLog.0000000002");
+  const std::vector<uint8_t> durable = h.disk().durable_image(live);
+  ASSERT_EQ(durable.size(), 100u * 1024);
+  EXPECT_EQ(std::count(durable.end() - 1024, durable.end(), 0), 1024);
 }
 
 int64_t hammer_one_counter(LockPolicy policy, uint64_t* conflicts, sim::Nanos* elapsed_ns) {

@@ -42,9 +42,9 @@ void Node::fence() {
   fs_->fence();
 }
 
-void Node::close_fenced() {
+bool Node::close_fenced() {
   assert(fenced());
-  if (conn_.is_open()) conn_.close_fenced();
+  return conn_.is_open() && conn_.close_fenced();
 }
 
 int Node::close_clean() {

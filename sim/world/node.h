@@ -25,8 +25,9 @@ class Node {
   bool fenced() const { return fs_ != nullptr && fs_->fenced(); }
   // From now on nothing the current connection does reaches the disk.
   void fence();
-  // Abandons a fenced connection; its fibers must have exited (their sessions closed).
-  void close_fenced();
+  // Closes a fenced connection; its fibers must have exited (their sessions closed). True if the
+  // close hung and the connection was abandoned (engine::WtConnection::close_fenced).
+  bool close_fenced();
   // Clean shutdown. Returns WiredTiger's code.
   int close_clean();
 

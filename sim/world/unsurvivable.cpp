@@ -47,9 +47,7 @@ void World::power_cycle_device(const std::string& reason) {
 }
 
 void World::after_failed_start() {
-  system_->close();
-  node_->close_fenced();
-  drain_wt_messages();
+  close_crashed_node();
   if (!power_cycle_pending_) return;
   power_cycle_pending_ = false;
   power_cycle_device("the device refused a restart");
