@@ -58,6 +58,10 @@ echo "$out" | grep -q "crash_during_padding_move" && fail "explore listed a padd
 expect 0 "time budget of 0 s reached\|explored" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..400 --time-budget 0.001 --jobs 1 --out "$tmp/x"
 echo "$out" | grep -q "seeds not run" || fail "a time budget did not stop the explorer: $out"
 expect 2 "--time-budget -1" -- "$wtsim" explore "$src/scenarios/smoke.json" --time-budget -1
+# A run that outlives --seed-timeout is killed and counted apart, with the command to rerun it.
+expect 1 "timed out  *2" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..2 --seed-timeout 0.001 --recheck 0 --out "$tmp/x"
+echo "$out" | grep -q "seed 2: timed out after 0.001 s and killed (run it alone: wtsim run .*smoke.json --seed 2" || fail "explore did not name the timed-out seed: $out"
+expect 2 "--seed-timeout -1: expected seconds >= 0" -- "$wtsim" explore "$src/scenarios/smoke.json" --seed-timeout -1
 # Coverage as a verdict: a required marker no seed reached fails the explore (issue 14).
 expect 1 "required coverage marker enospc_reached was never reached" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..2 --require-marker enospc_reached --out "$tmp/x"
 expect 2 "--require-marker no_such_marker: no such coverage marker" -- "$wtsim" explore "$src/scenarios/smoke.json" --require-marker no_such_marker

@@ -26,6 +26,9 @@ constexpr uint64_t kRecheckBit = 1ull << 62;  // a pool job id with it is a seed
 // Not an exit code: a run that held, in which a fault no node survives was classified
 // (verdict "unsurvivable"). Counted apart from both held and violated.
 constexpr int kHeldUnsurvivable = -1;
+// Not an exit code either: a run killed after --seed-timeout (a hang of the tool or of WiredTiger).
+constexpr int kTimedOut = -2;
+constexpr int kNotYet = -1000;  // a rechecked seed's run that has not ended
 
 bool parse_shard(const std::string& text, uint64_t* k, uint64_t* n) {
   std::smatch m;
@@ -42,6 +45,7 @@ const char* outcome_name(int code) {
     case kViolated: return "violated";
     case kBadInput: return "bad input";
     case kNondeterministic: return "nondeterministic";
+    case kTimedOut: return "timed out";
     default: return "tool crashed";
   }
 }
@@ -159,6 +163,11 @@ void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, cons
   for (const auto& [s, c] : t.outcome) {
     if (c == kHeld) continue;
     const std::string trace = trace_of(o, s);
+    if (c == kTimedOut) {
+      std::printf("  seed %llu: timed out after %g s and killed (run it alone: wtsim run %s --seed %llu --trace T.jsonl)\n",
+                  static_cast<unsigned long long>(s), o.seed_timeout_s, o.scenario_path.c_str(), static_cast<unsigned long long>(s));
+      continue;
+    }
     if (access(trace.c_str(), R_OK) != 0) {  // bad input or a crashed tool wrote none
       std::printf("  seed %llu: %s, no trace (run it alone: wtsim run %s --seed %llu)\n", static_cast<unsigned long long>(s),
                   outcome_name(c), o.scenario_path.c_str(), static_cast<unsigned long long>(s));
@@ -193,6 +202,7 @@ int explore_command(const ExploreOptions& o) {
   }
   if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), kBadInput;
   if (o.time_budget_s < 0) return std::fprintf(stderr, "wtsim: --time-budget %g: expected seconds >= 0\n", o.time_budget_s), kBadInput;
+  if (o.seed_timeout_s < 0) return std::fprintf(stderr, "wtsim: --seed-timeout %g: expected seconds >= 0\n", o.seed_timeout_s), kBadInput;
   world::Scenario scenario;
   try {
     scenario = world::load_scenario(o.scenario_path, o.overrides);  // bad input fails once, here
@@ -236,11 +246,12 @@ int explore_command(const ExploreOptions& o) {
   };
   const auto on_done = [&](const SeedResult& r) {
     const uint64_t seed = r.seed & ~kRecheckBit;
-    if (rechecked_seeds.count(seed) == 0) return finish_seed(seed, r.exit_code), true;
+    const int code = r.timed_out ? kTimedOut : r.exit_code;
+    if (rechecked_seeds.count(seed) == 0) return finish_seed(seed, code), true;
     std::vector<int>& codes = recheck_codes[seed];  // [first run, second run], in either order of ending
-    codes.resize(2, -1);
-    codes[(r.seed & kRecheckBit) != 0 ? 1 : 0] = r.exit_code;
-    if (codes[0] < 0 || codes[1] < 0) return true;
+    codes.resize(2, kNotYet);
+    codes[(r.seed & kRecheckBit) != 0 ? 1 : 0] = code;
+    if (codes[0] == kNotYet || codes[1] == kNotYet) return true;
     // Both runs are in: the same exit code and the same trace hash, or nondeterministic.
     ++tally.rechecked;
     const std::string h1 = hash_of(trace_of(o, seed)), h2 = hash_of(recheck_trace_of(o, seed));
@@ -258,12 +269,12 @@ int explore_command(const ExploreOptions& o) {
     finish_seed(seed, codes[0]);
     return true;
   };
-  const bool started = run_seeds({"/proc/self/exe", o.jobs, o.time_budget_s}, jobs, argv_for, on_done);
+  const bool started = run_seeds({"/proc/self/exe", o.jobs, o.time_budget_s, o.seed_timeout_s}, jobs, argv_for, on_done);
   // A time budget can end the pool between a seed's two runs: the seed counts with its one run.
   for (const auto& [seed, codes] : recheck_codes) {
-    if (codes[0] >= 0 && codes[1] >= 0) continue;
+    if (codes[0] != kNotYet && codes[1] != kNotYet) continue;
     std::remove(recheck_trace_of(o, seed).c_str());
-    if (codes[0] >= 0) finish_seed(seed, codes[0]);
+    if (codes[0] != kNotYet) finish_seed(seed, codes[0]);
   }
   if (tty) std::fprintf(stderr, "\n");
   if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");

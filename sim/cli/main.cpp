@@ -55,6 +55,8 @@ int main(int argc, char** argv) {
                         "Exit 1 if a coverage marker the scenario can reach is never reached");
   explore_cmd->add_option("--require-marker", explore.required_markers, "Exit 1 if this coverage marker is never reached; repeatable");
   explore_cmd->add_option("--time-budget", explore.time_budget_s, "Start no new seed after this many wall seconds (0: no budget)");
+  explore_cmd->add_option("--seed-timeout", explore.seed_timeout_s, "Kill a seed's run after this many wall seconds: outcome \"timed out\" (0: never)")
+      ->capture_default_str();
   explore_cmd->add_option("--recheck", explore.recheck_fraction, "Fraction of the seeds run a second time in another process, hashes compared (0..1)")
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
 

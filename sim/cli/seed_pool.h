@@ -16,12 +16,14 @@ struct SeedResult {
   uint64_t seed = 0;
   int exit_code = 0;  // the child's exit code, or 128 + signal
   double wall_s = 0;
+  bool timed_out = false;  // killed after PoolOptions::seed_timeout_s
 };
 
 struct PoolOptions {
   std::string exe;        // the program to start
   int jobs = 2;
   double time_budget_s = 0;  // > 0: start no new child after this many seconds
+  double seed_timeout_s = 0;  // > 0: kill (SIGKILL) a child still running after this many seconds
 };
 
 // `argv_for(seed)` builds the child's arguments (argv[0] included). `on_done` returns false to
