@@ -71,6 +71,11 @@ const std::vector<BugInfo>& catalogue() {
        "scenarios/ttl_vs_manual_delete.json", "ttl_safety",
        {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10",
         "ttl.touch_every_ms=5"}},
+      {Bug::kCloseCursorsSkipsLast, "close_cursors_skips_last",
+       "closing an operation's cursors stops one short, so the last cursor stays open on its table",
+       "scenarios/documents.json", "tables_verify", {"duration_ms=3000"}},
+      {Bug::kChecksumsOff, "checksums_off", "tables are created with checksum=off (\"checksums cost CPU\")",
+       "scenarios/corruption.json", "corruption_detected_or_harmless", {}},
   };
   return bugs;
 }

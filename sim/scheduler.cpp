@@ -18,6 +18,7 @@ thread_local Simulator* t_active = nullptr;
 // The record of whatever runs now (a fiber, or main while it waits in the WiredTiger layer), set
 // each time one resumes: current() is asked on every WiredTiger mutex operation.
 thread_local FiberRecord* t_running = nullptr;
+uint64_t g_frozen_fibers = 0;  // process-wide: their stacks are never released
 
 // The Boost.Fiber scheduling algorithm: a ready list from which the active simulator draws at
 // random. Installed once per thread and kept, because Boost.Fiber's main and dispatcher contexts
@@ -39,8 +40,10 @@ class SimAlgorithm final : public boost::fibers::algo::algorithm {
 
   void suspend_until(std::chrono::steady_clock::time_point const&) noexcept override {
     // Reached only when nothing is ready, no timer is pending and run() is not waiting: a bug in
-    // the runtime itself (the main context blocked outside run()).
-    std::fprintf(stderr, "wtsim: scheduler idle with no runnable fiber outside run()\n");
+    // the runtime itself (the main context blocked outside run()), or Boost.Fiber's teardown at
+    // thread exit waiting for frozen fibers (the process should have ended with _exit).
+    std::fprintf(stderr, "wtsim: scheduler idle with no runnable fiber outside run() (%llu frozen)\n",
+                 static_cast<unsigned long long>(Simulator::frozen_fibers_in_process()));
     std::abort();
   }
 
@@ -266,6 +269,7 @@ void Simulator::yield() {
 
 void Simulator::park(const char* waits_on, const std::string* detail) {
   FiberRecord& fiber = current();
+  if (fiber.frozen) suspend_for_ever(fiber);
   const bool cancellable = fiber.no_cancel_depth == 0;
   if (fiber.cancel && cancellable) {
     if (fiber.timer) {
@@ -287,6 +291,7 @@ void Simulator::park(const char* waits_on, const std::string* detail) {
 
 bool Simulator::park_until(const char* waits_on, const Nanos* deadline_ns) {
   FiberRecord& fiber = current_or_main();
+  if (fiber.frozen) suspend_for_ever(fiber);
   assert(!fiber.parked && !fiber.timer);
   fiber.timed_out = false;
   if (deadline_ns != nullptr) {
@@ -321,13 +326,40 @@ void Simulator::unpark(FiberRecord& fiber) {
     timers_.erase(*fiber.timer);
     fiber.timer.reset();
   }
+  if (fiber.frozen) return;  // never again
   fiber.parked = false;
   make_ready(fiber.ctx);
 }
 
+void Simulator::freeze(FiberRecord& fiber) {
+  assert(!fiber.finished && !fiber.frozen && !fiber.joiners.size() && "nobody joins a fiber that is frozen");
+  assert(&fiber != t_running && "a fiber cannot freeze itself");
+  if (fiber.timer) {
+    timers_.erase(*fiber.timer);
+    fiber.timer.reset();
+  }
+  fiber.frozen = true;
+  size_t& live = fiber.daemon ? live_daemons_ : live_;
+  assert(live > 0);
+  --live;
+  ++g_frozen_fibers;
+  // A fiber that is ready (not parked) runs on to its next wait, which never returns.
+}
+
+uint64_t Simulator::frozen_fibers_in_process() { return g_frozen_fibers; }
+
+void Simulator::suspend_for_ever(FiberRecord& fiber) {
+  assert(fiber.frozen && !fiber.timer);
+  fiber.parked = true;
+  fiber.waits_on = "frozen";
+  fiber.ctx->suspend();
+  std::fprintf(stderr, "wtsim: frozen fiber %s resumed\n", fiber.name.c_str());
+  std::abort();
+}
+
 void Simulator::cancel_group(std::string_view group) {
   for (auto& fiber : fibers_) {
-    if (fiber->finished || fiber->cancel || fiber->daemon) continue;
+    if (fiber->finished || fiber->cancel || fiber->daemon || fiber->frozen) continue;
     if (!group.empty() && fiber->group != group) continue;
     fiber->cancel = true;
     // It throws at its next park (outside WiredTiger, if inside it now).
@@ -342,14 +374,14 @@ void Simulator::cancel_group(std::string_view group) {
 
 size_t Simulator::live_fibers(std::string_view group) const {
   size_t n = 0;
-  for (const auto& fiber : fibers_) n += (!fiber->finished && fiber->group == group) ? 1 : 0;
+  for (const auto& fiber : fibers_) n += (!fiber->finished && !fiber->frozen && fiber->group == group) ? 1 : 0;
   return n;
 }
 
 std::vector<BlockedFiber> Simulator::blocked_fibers() const {
   std::vector<BlockedFiber> blocked;
   for (const auto& fiber : fibers_) {
-    if (fiber->finished) continue;
+    if (fiber->finished || fiber->frozen) continue;
     std::string what = fiber->waits_on != nullptr ? fiber->waits_on : "running";
     if (fiber->waits_on_detail != nullptr) what += " " + *fiber->waits_on_detail;
     if (fiber->timer) what += " until " + std::to_string(fiber->timer->when_ns) + " ns";

@@ -56,6 +56,8 @@ struct FiberRecord {
   int no_cancel_depth = 0;
   bool timed_out = false;  // the last park_until() ended by its deadline
   int wt_mutexes_held = 0;  // WiredTiger mutexes it holds (sim/wt_threads.cpp)
+  // Frozen (Simulator::freeze): it never runs again and no longer counts as live.
+  bool frozen = false;
   std::vector<FiberRecord*> joiners;  // parked in join() until this fiber finishes
   const char* waits_on = nullptr;         // what a parked fiber waits for
   const std::string* waits_on_detail = nullptr;  // e.g. the mutex's name
@@ -143,6 +145,13 @@ class Simulator {
   // Throws Cancelled if the current fiber has been cancelled.
   void check_cancelled();
 
+  // Freezes a fiber that can never leave WiredTiger (it waits inside a dead node's connection):
+  // it is never resumed again, counts as live no more, and its stack is leaked. A process with
+  // frozen fibers must end with _exit (see frozen_fibers_in_process()): Boost.Fiber's own
+  // teardown would wait for them.
+  void freeze(FiberRecord& fiber);
+  static uint64_t frozen_fibers_in_process();
+
   // Cancels every live fiber of `group` (an empty group name cancels all).
   void cancel_group(std::string_view group);
   size_t live_fibers(std::string_view group) const;
@@ -159,6 +168,7 @@ class Simulator {
   void finish_fiber(FiberRecord& fiber);
   void wake_main_if_waiting();
   [[noreturn]] void abort_stuck() const;
+  [[noreturn]] void suspend_for_ever(FiberRecord& fiber);
   std::vector<BlockedFiber> blocked_fibers() const;
 
   uint64_t seed_;

@@ -174,19 +174,27 @@ struct MutexWait {
 };
 std::unordered_map<const FiberRecord*, MutexWait> g_mutex_waits;  // lookup only
 
-bool abandoned(const FiberRecord& self) { return g_abandoned.count(&self) > 0; }
+bool closer_overdue(const FiberRecord& self) {
+  const Simulator* sim = Simulator::active();
+  return g_close.closer == &self && sim != nullptr && sim->now_ns() >= g_close.deadline_ns;
+}
+
+// Its connection's locks mean nothing to it any more: an abandoned or frozen fiber, or a closer
+// past its deadline. Its lock() succeeds at once, its unlock() of a lock it never got does nothing.
+bool abandoned(const FiberRecord& self) { return self.frozen || g_abandoned.count(&self) > 0 || closer_overdue(self); }
 
 // At a wait that may throw (select, the condition waits): unwinds an abandoned fiber, or the
 // closer once its deadline has passed.
 void unwind_if_abandoned(Simulator* sim, const FiberRecord& self) {
+  assert(sim != nullptr);
+  if (self.frozen) return;  // its next park never returns
   if (abandoned(self)) throw Unwind{};
-  if (g_close.closer == &self && sim->now_ns() >= g_close.deadline_ns) throw Unwind{};
 }
 
 int lock(FiberMutex* m) {
   Simulator* sim = Simulator::active();
   FiberRecord& self = me(sim);
-  if (abandoned(self)) return 0;  // its connection's locks mean nothing now; see Unwind
+  if (abandoned(self)) return 0;  // see abandoned()
   if (m->owner == nullptr) {
     m->owner = &self;
     ++self.wt_mutexes_held;
@@ -199,16 +207,19 @@ int lock(FiberMutex* m) {
   w.fiber = &self;
   m->waiters.push_back(w);
   g_mutex_waits[&self] = MutexWait{m, &w};
-  sim->park_until("wt:mutex", nullptr);
+  // The closer waits no longer than its deadline: the holder may be frozen.
+  const Nanos* deadline_ns = g_close.closer == &self ? &g_close.deadline_ns : nullptr;
+  sim->park_until("wt:mutex", deadline_ns);
   g_mutex_waits.erase(&self);
-  if (abandoned(self)) return 0;  // taken off the list by abandon_threads()
+  if (w.queued) m->waiters.remove(w);  // the closer's deadline passed
+  if (abandoned(self)) return 0;  // off the list: abandon_threads(), or the deadline
   assert(m->owner == &self && !w.queued);  // handed over by unlock()
   return 0;
 }
 
 int unlock(FiberMutex* m) {
   const FiberRecord& self = me(Simulator::active());
-  if (abandoned(self) && m->owner != &self) return 0;  // a lock it never got (see lock())
+  if (abandoned(self) && m->owner != &self) return 0;  // a lock it never got (see abandoned())
   if (m->owner == nullptr) fatal("WiredTiger unlocked a mutex nobody holds");
   assert(m->owner->wt_mutexes_held > 0);
   --m->owner->wt_mutexes_held;
@@ -341,6 +352,18 @@ void abandon_threads(Simulator* sim, const WT_CONNECTION* conn, FiberRecord& clo
 }
 
 }  // namespace
+
+void freeze_inside_wiredtiger(FiberRecord& fiber) {
+  Simulator* sim = Simulator::active();
+  assert(sim != nullptr && !fiber.finished && !fiber.frozen);
+  if (const auto it = g_mutex_waits.find(&fiber); it != g_mutex_waits.end()) {
+    it->second.mutex->waiters.remove(*it->second.waiter);  // never handed the mutex now
+    g_mutex_waits.erase(it);
+  }
+  leak_mutexes(fiber);
+  sim->freeze(fiber);
+  ++g_counters.fibers_frozen;
+}
 
 bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns) {
   assert(conn != nullptr && budget_ns > 0);

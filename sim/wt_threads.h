@@ -25,6 +25,10 @@
 
 #include <wiredtiger.h>
 
+namespace wtsim::sim {
+struct FiberRecord;
+}
+
 namespace wtsim::sim::wt_threads {
 
 // Empty if the layer is in effect: the interposed functions are the ones the dynamic linker
@@ -48,6 +52,10 @@ bool in_eviction();
 // again. Returns true if it was abandoned. Outside a fiber it just closes.
 bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns);
 
+// Freezes a fiber stuck inside a dead node's connection (sim::Simulator::freeze): the WiredTiger
+// mutexes it holds stay locked, leaked with that connection, and it never waits for one again.
+void freeze_inside_wiredtiger(FiberRecord& fiber);
+
 struct Counters {
   uint64_t threads_started = 0;   // WiredTiger threads made fibers, process-wide
   uint64_t mutexes_held = 0;      // WiredTiger mutexes locked right now
@@ -55,6 +63,7 @@ struct Counters {
   uint64_t preemptions = 0;       // preemption points passed in a fiber
   uint64_t yields = 0;            // sched_yield calls (1 us each)
   uint64_t connections_abandoned = 0;  // closes that close_or_abandon() cut short
+  uint64_t fibers_frozen = 0;     // by freeze_inside_wiredtiger()
 };
 const Counters& counters();
 

@@ -77,6 +77,25 @@ TEST(KvModel, InDoubtCommitsMayGoEitherWayButWhole) {
   EXPECT_FALSE(f.m.check({{"a", va}}).ok);  // half a transaction
 }
 
+TEST(KvModel, ARepeatedValueMayComeFromTheLaterUnacknowledgedWriter) {
+  // swarm_documents seed 308: a document's content repeats. Acked write X, acked delete, then a
+  // write of X again that a crash leaves unacknowledged, then an acked durable write elsewhere.
+  // The recovered X is the last writer's, not the first's: legal.
+  Fixture f;
+  const std::string x = "{\"_id\":26,\"n\":0}";
+  f.m.begin_commit({{"d", x}}, false);
+  f.m.ack(1);
+  f.erase("d", false);
+  f.m.begin_commit({{"d", x}}, true);  // seq 3, its flush cut short by the crash
+  const auto b = f.commit("b", true);   // seq 4: durable point
+  f.m.crashed();
+  EXPECT_TRUE(f.m.check({{"d", x}, {"b", b}}).ok);
+  EXPECT_TRUE(f.m.check({{"b", b}}).ok);  // or lost with the crash
+  // Negative space: an acknowledged later delete of d still counts.
+  f.erase("d", true);
+  EXPECT_FALSE(f.m.check({{"d", x}, {"b", b}}).ok);
+}
+
 TEST(KvModel, PhantomsAndAbortedValuesAreCaught) {
   Fixture f;
   f.commit("a", true);

@@ -2,10 +2,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <thread>
 
 #include "properties/violation.h"
 #include "sim/allocator_tuning.h"
+#include "sim/scheduler.h"
 #include "sim/wt_threads.h"
 #include "sim/cli/explore_command.h"
 #include "sim/cli/export_command.h"
@@ -17,6 +19,18 @@
 #include "sim/cli/selftest_command.h"
 #include "selftest/planted_bugs.h"
 #include "properties/coverage.h"
+
+namespace {
+
+// A verb that ran worlds returns through here: frozen fibers (a dead node's, stuck inside
+// WiredTiger: sim::Simulator::freeze) would make Boost.Fiber's teardown at exit wait for ever.
+int leave(int code) {
+  if (wtsim::sim::Simulator::frozen_fibers_in_process() == 0) return code;
+  std::fflush(nullptr);
+  std::_Exit(code);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace wtsim;
@@ -123,7 +137,7 @@ int main(int argc, char** argv) {
                  problem.c_str());
     return cli::kBadInput;
   }
-  if (*run_cmd) return cli::run_command(run);
+  if (*run_cmd) return leave(cli::run_command(run));
   if (*explore_cmd) return cli::explore_command(explore);
   if (*selftest_cmd && selftest_list) {
     for (const auto& b : planted::catalogue()) std::printf("%-27s %s (%s; caught by %s)\n", b.name, b.mistake, b.scenario, b.property);
@@ -134,11 +148,11 @@ int main(int argc, char** argv) {
     for (const auto& m : properties::coverage_catalogue()) std::printf("%-28s %s\n", m.name, m.meaning);
     return 0;
   }
-  if (*replay_cmd) return cli::replay_command(replay_trace, replay_quiet);
+  if (*replay_cmd) return leave(cli::replay_command(replay_trace, replay_quiet));
   if (*export_cmd) return cli::export_command(export_trace, export_format, export_out);
   if (*report_cmd) return cli::report_command(report_trace, report_out, report_quiet);
-  if (*shrink_cmd) return cli::shrink_command(shrink);
-  if (*save_regression_cmd) return cli::save_regression_command(save_regression);
+  if (*shrink_cmd) return leave(cli::shrink_command(shrink));
+  if (*save_regression_cmd) return leave(cli::save_regression_command(save_regression));
   if (*props_cmd) {
     for (const auto& p : properties::catalogue()) std::printf("%-34s %s\n", p.name, p.checks);
     return 0;

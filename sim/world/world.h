@@ -136,6 +136,8 @@ class World {
   void crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause);
   void note_crash_point(faults::FsOp op, const std::string& file);
   void restarter();
+  // After a crash: freezes the node's fibers still inside WiredTiger a virtual second later.
+  void freeze_stuck_node_fibers();
   // Closes the fenced node's system and connection (abandoned if its close hangs).
   void close_crashed_node();
   // After a failed start: closes what is open; carries out a power cycle the start asked for.
