@@ -2,7 +2,6 @@
 
 #include <cassert>
 #include <cerrno>
-#include <string>
 
 #include "selftest/planted_bugs.h"
 
@@ -23,10 +22,8 @@ int probe(WT_SESSION* session, const char* uri) {
 
 }  // namespace
 
-int create_table(WT_SESSION* session, const char* uri, const char* table_config) {
-  assert(session != nullptr && uri != nullptr && table_config != nullptr);
-  const std::string with_planted = std::string(table_config) + ",checksum=off";  // "checksums cost CPU"
-  const char* config = planted::active(planted::Bug::kChecksumsOff) ? with_planted.c_str() : table_config;
+int create_table(WT_SESSION* session, const char* uri, const char* config) {
+  assert(session != nullptr && uri != nullptr && config != nullptr);
   int ret = session->create(session, uri, config);
   if (ret == 0) ret = probe(session, uri);
   if (!cut_short(ret) || planted::active(planted::Bug::kSkipCreateRepair)) return ret;

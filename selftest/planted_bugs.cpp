@@ -74,8 +74,6 @@ const std::vector<BugInfo>& catalogue() {
       {Bug::kCloseCursorsSkipsLast, "close_cursors_skips_last",
        "closing an operation's cursors stops one short, so the last cursor stays open on its table",
        "scenarios/documents.json", "tables_verify", {"duration_ms=3000"}},
-      {Bug::kChecksumsOff, "checksums_off", "tables are created with checksum=off (\"checksums cost CPU\")",
-       "scenarios/corruption.json", "corruption_detected_or_harmless", {}},
   };
   return bugs;
 }
