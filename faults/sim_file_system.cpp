@@ -3,6 +3,7 @@
 #include <wiredtiger_ext.h>
 
 #include "sim/scheduler.h"
+#include "sim/wt_threads.h"
 
 #include <cassert>
 #include <cerrno>
@@ -101,13 +102,17 @@ int fh_size(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t* sizep) {
   return 0;
 }
 
-int fh_sync(WT_FILE_HANDLE* fh, WT_SESSION*) {
+// A failed sync halts WiredTiger, as its POSIX file system does (os_posix/os_fs.c never retries
+// a flush: after a failed fsync Linux may have dropped the dirty pages, so nothing written since
+// the last good sync can be trusted). Returning the error instead lets WiredTiger 3.2.1 carry on
+// past a hole in its log, or wedge its log on a failed file switch (README, finding 25).
+int fh_sync(WT_FILE_HANDLE* fh, WT_SESSION* session) {
   Handle* h = handle_of(fh);
   const FaultDecision d = h->fs->check(FsOp::kSync, h->name);
   h->fs->pay(FsOp::kSync, 0);  // a failing sync takes its time too
   if (d.error != 0) {
     if (d.drop_dirty && !h->directory) h->fs->disk().drop_dirty(h->inode);
-    return d.error;
+    return sim::wt_threads::panic_connection(session, d.error);
   }
   h->fs->mutable_stats().syncs++;
   if (h->directory) {

@@ -13,8 +13,6 @@ const std::vector<BugInfo>& catalogue() {
   static const std::vector<BugInfo> bugs = {
       {Bug::kAckBeforeSync, "ack_before_sync", "a durable commit is acknowledged before the log is forced to disk",
        "scenarios/smoke.json", "recovered_state_is_prefix", {}},
-      {Bug::kIgnoreFsyncError, "ignore_fsync_error", "a failed log flush is logged and the node carries on",
-       "scenarios/fault_mix.json", "recovered_state_is_prefix", {}},
       {Bug::kTtlWrongUnits, "ttl_wrong_units", "the TTL bound reads expireAfterSeconds as milliseconds",
        "scenarios/ttl_vs_manual_delete.json", "ttl_safety",
        {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10"}},

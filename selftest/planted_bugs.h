@@ -13,7 +13,6 @@ namespace wtsim::planted {
 
 enum class Bug {
   kAckBeforeSync,          // a durable commit is acknowledged without forcing the log
-  kIgnoreFsyncError,       // a failed log flush is logged and the node carries on
   kTtlWrongUnits,          // expireAfterSeconds read as milliseconds
   kMoveForgetsIndex,       // a padded-record move skips rewriting the last secondary index
   kLockTableWrongCell,     // the lock table lets S be granted beside X

@@ -36,6 +36,8 @@
 
 #include "sim/scheduler.h"
 
+extern "C" int __wt_panic(void* session);  // interposed below; forwards to WiredTiger's
+
 namespace wtsim::sim::wt_threads {
 namespace {
 
@@ -385,6 +387,43 @@ bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns
   return unwound;
 }
 
+int panic_connection(WT_SESSION* session, int error) {
+  assert(error != 0);
+  if (session == nullptr) return error;
+  return __wt_panic(session);  // also reports "the process must exit and restart", as WiredTiger does
+}
+
+namespace {
+constexpr size_t kLogSwitchWedgesMax = 64;  // kept until taken; a bound, not an expectation
+std::unordered_map<const void*, int> g_log_switch_failed;  // session -> its switch's error (lookup only)
+std::vector<int> g_log_switch_wedges;
+
+// After WiredTiger's __wt_log_acquire returned `ret` in `session`: a failure, then EBUSY (the
+// old file still set aside) is the wedge take_log_switch_wedges() describes.
+int after_log_acquire(void* session, int ret) {
+  if (ret == 0) {
+    g_log_switch_failed.erase(session);
+    return 0;
+  }
+  const auto it = g_log_switch_failed.find(session);
+  if (ret != EBUSY) {
+    if (it == g_log_switch_failed.end()) g_log_switch_failed.emplace(session, ret);
+    return ret;
+  }
+  if (it == g_log_switch_failed.end()) return ret;  // a close still pending: WiredTiger retries
+  ++g_counters.log_switch_wedges;
+  if (g_log_switch_wedges.size() < kLogSwitchWedgesMax) g_log_switch_wedges.push_back(it->second);
+  g_log_switch_failed.erase(it);
+  return panic_connection(static_cast<WT_SESSION*>(session), ret);
+}
+}  // namespace
+
+std::vector<int> take_log_switch_wedges() {
+  std::vector<int> taken;
+  taken.swap(g_log_switch_wedges);
+  return taken;
+}
+
 bool in_eviction() {
   Simulator* sim = Simulator::active();
   if (sim == nullptr) return false;
@@ -618,6 +657,12 @@ int __wt_panic(void* session) {
   resolve(real, "__wt_panic", nullptr);
   if (session != nullptr) g_panicked.insert(static_cast<WT_SESSION*>(session)->connection);
   return real(session);
+}
+
+int __wt_log_acquire(void* session, uint64_t recsize, void* slot) {
+  static int (*real)(void*, uint64_t, void*) = nullptr;
+  resolve(real, "__wt_log_acquire", nullptr);
+  return after_log_acquire(session, real(session, recsize, slot));
 }
 
 int __wt_txn_activity_drain(void* session) {

@@ -6,7 +6,8 @@
 // select with no descriptors, clock_gettime) and two of WiredTiger's internal functions as
 // preemption points (__wt_evict, __wt_txn_update_oldest); __wt_panic and __wt_txn_activity_drain
 // let a panicked connection be closed (see wt_threads.cpp); __wt_open_internal_session and
-// __wt_thread_create name the threads. Only calls whose return address lies
+// __wt_thread_create name the threads; __wt_log_acquire turns a wedged log into a panic (see
+// take_log_switch_wedges). Only calls whose return address lies
 // in libwiredtiger.so get fiber behaviour; every other caller gets the real function.
 //
 // For WiredTiger's calls:
@@ -22,6 +23,7 @@
 // fibers until it can go on.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <wiredtiger.h>
 
@@ -56,6 +58,22 @@ bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns
 // mutexes it holds stay locked, leaked with that connection, and it never waits for one again.
 void freeze_inside_wiredtiger(FiberRecord& fiber);
 
+// Halts the connection `session` belongs to, as WiredTiger's POSIX file system does when a file
+// or directory sync fails (os_posix/os_fs.c: a flush is never retried, its failure halts the
+// system): every later call of that connection fails with WT_PANIC. Returns WT_PANIC, or `error`
+// when there is no session to halt.
+int panic_connection(WT_SESSION* session, int error);
+
+// WiredTiger 3.2.1 cannot go on after a failed log-file switch (README, finding 24): the caller
+// has closed the active slot and set the old file aside for closing, but the old file closes only
+// once that slot is written, which the caller does only after the switch succeeds, so every retry
+// waits for it (EBUSY) for ever and the log never takes a write again. A real process hangs there
+// until it is killed. Here a session's switch that failed and then found the old file still
+// pending panics its connection (the node then crashes and restarts, as a watchdog would make it),
+// and the error that started the wedge is kept for the world to classify. Returns the errors
+// (errno or WiredTiger codes) since the last call, oldest first.
+std::vector<int> take_log_switch_wedges();
+
 struct Counters {
   uint64_t threads_started = 0;   // WiredTiger threads made fibers, process-wide
   uint64_t mutexes_held = 0;      // WiredTiger mutexes locked right now
@@ -64,6 +82,7 @@ struct Counters {
   uint64_t yields = 0;            // sched_yield calls (1 us each)
   uint64_t connections_abandoned = 0;  // closes that close_or_abandon() cut short
   uint64_t fibers_frozen = 0;     // by freeze_inside_wiredtiger()
+  uint64_t log_switch_wedges = 0;  // wedged logs turned into panics (take_log_switch_wedges)
 };
 const Counters& counters();
 

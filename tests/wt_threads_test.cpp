@@ -1,7 +1,9 @@
 // WiredTiger's own threads as fibers (sim/wt_threads.h): they are named fibers of the run's
 // scheduler, the process stays on one OS thread, a full 1 MB cache is evicted by them without
 // deadlocking the run, the same seed repeats the same interleaving, and a crash at any disk
-// operation of a clean close recovers every durable commit.
+// operation of a clean close recovers every durable commit; a failed sync halts WiredTiger as its
+// POSIX layer does, and a log-file switch that fails for want of space (a wedged log in WiredTiger
+// 3.2.1) is turned into a panic and reported.
 #include <gtest/gtest.h>
 #include <wiredtiger.h>
 
@@ -180,6 +182,96 @@ TEST(WtThreads, ACrashAtAnyDiskOperationOfACleanCloseRecovers) {
     EXPECT_EQ(recovered, kKeys) << "durable commits lost by a crash at disk op " << op << " of the close";
     EXPECT_EQ(b, before) << "the same seed must reach the close at the same disk op";
   }
+}
+
+uint64_t used_bytes(const faults::Disk& disk) {
+  uint64_t total = 0;
+  for (const faults::FileInfo& f : disk.files()) total += f.current_bytes;
+  return total;
+}
+
+// Durable commits of one small key each until one fails or `commits_max` succeed; their results.
+std::vector<int> durable_commits(engine::KvSession& s, int commits_max) {
+  std::vector<int> results;
+  for (int i = 0; i < commits_max; ++i) {
+    int ret = s.apply({{key_of(static_cast<uint64_t>(i)), std::string(kValueBytes, 'v')}});
+    if (ret == 0) ret = s.commit(/*durable=*/true);
+    results.push_back(ret);
+    if (ret != 0) break;
+  }
+  return results;
+}
+
+// WiredTiger's POSIX file system panics when an fsync fails (os_posix/os_fs.c); so must the
+// simulated one, or WiredTiger 3.2.1 carries on past a failed sync (README, finding 25).
+TEST(WtThreads, AFailedSyncHaltsWiredTigerAsItsPosixLayerDoes) {
+  faults::FaultPlan plan;
+  faults::Fault eio;
+  eio.kind = faults::FaultKind::kIoError;
+  eio.op = faults::DiskOp::kSync;
+  eio.file = "WiredTigerLog";
+  eio.at_disk_op = 3;  // the third log sync after the open: transient, it fires once
+  plan.faults.push_back(eio);
+  faults::FaultInjector injector(plan);
+  injector.set_enabled(false);
+  sim::Simulator sim(5);
+  faults::Disk disk;
+  faults::SimFileSystem fs(disk, &injector, next_home());
+  engine::WtConnection conn;
+  std::vector<int> results;
+  int after = 0;
+  sim.spawn("client", "t", [&] {
+    ASSERT_EQ(conn.open(fs, engine::WtConfig{}), 0);
+    {
+      engine::KvSession s(conn.get());
+      ASSERT_EQ(s.create_table(), 0);
+      injector.set_enabled(true);
+      results = durable_commits(s, 20);
+      after = s.apply({{"after", "x"}});  // the error was transient; the halt is not
+    }
+    conn.close_fenced();
+  });
+  EXPECT_EQ(sim.run().kind, sim::RunOutcome::Kind::kFinished);
+  ASSERT_EQ(results.size(), 3u) << "the third durable commit's sync fails";
+  EXPECT_EQ(results[0], 0);
+  EXPECT_EQ(results[1], 0);
+  EXPECT_EQ(results.back(), WT_PANIC) << wiredtiger_strerror(results.back());
+  EXPECT_EQ(after, WT_PANIC) << "every later call of a halted connection fails";
+}
+
+// A log-file switch that cannot extend the new file (a full disk) wedges WiredTiger 3.2.1's log
+// for ever; the layer turns the wedge into a panic and reports ENOSPC once. Before the disk
+// fills, commits go through the same switches with nothing reported.
+TEST(WtThreads, ALogSwitchThatFailsForWantOfSpaceIsHaltedAndReported) {
+  sim::Simulator sim(6);
+  faults::Disk disk;
+  faults::SimFileSystem fs(disk, nullptr, next_home());
+  engine::WtConnection conn;
+  engine::WtConfig config;
+  config.log_file_max_kb = 100;  // WiredTiger's least: a switch every ~100 commits here
+  (void)sim::wt_threads::take_log_switch_wedges();
+  std::vector<int> before, full;
+  std::vector<int> wedges_before;
+  sim.spawn("client", "t", [&] {
+    ASSERT_EQ(conn.open(fs, config), 0);
+    {
+      engine::KvSession s(conn.get());
+      ASSERT_EQ(s.create_table(), 0);
+      before = durable_commits(s, 300);  // several switches
+      wedges_before = sim::wt_threads::take_log_switch_wedges();
+      disk.set_capacity(used_bytes(disk) + 16 * 1024);  // room for a header, not for a 100 KB file
+      full = durable_commits(s, 300);
+    }
+    conn.close_fenced();  // a halted connection's close may wait on its wedged log: abandoned
+  });
+  EXPECT_EQ(sim.run().kind, sim::RunOutcome::Kind::kFinished) << "the wedge must not spin for ever";
+  ASSERT_EQ(before.size(), 300u);
+  EXPECT_EQ(before.back(), 0);
+  EXPECT_TRUE(wedges_before.empty());
+  ASSERT_FALSE(full.empty());
+  EXPECT_LT(full.size(), 300u) << "a switch on the full disk must fail";
+  EXPECT_EQ(full.back(), WT_PANIC) << wiredtiger_strerror(full.back());
+  EXPECT_EQ(sim::wt_threads::take_log_switch_wedges(), std::vector<int>{ENOSPC});
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "engine/operation_context.h"
-#include "selftest/planted_bugs.h"
 #include "sim/world/world.h"
 
 namespace wtsim::world {
@@ -32,12 +31,11 @@ void World::handle_wt_failure(int code, const std::string& what) {
   trace_->event(sim_.now_ns(), sim_.current().name, "wt_error",
                 {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
   drain_wt_messages();
-  // Like MongoDB, which fasserts when a journal flush fails, the engine treats a failed commit,
-  // log flush or checkpoint as fatal. Continuing is unsafe: after a failed fsync Linux drops the
-  // dirty pages, WiredTiger 3.2.1 carries on, and the hole it leaves in the log makes recovery
-  // silently drop every later acknowledged commit (found by the fault_mix scenario).
-  bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
-  if (planted::active(planted::Bug::kIgnoreFsyncError) && what == "log_flush") fatal_io = false;
+  // A failed sync has already halted WiredTiger (WT_PANIC), as its POSIX layer does. Like
+  // MongoDB, which fasserts when a journal flush fails, the engine also treats a commit, log
+  // flush or checkpoint that fails with EIO or ENOSPC as fatal: the write that failed may have
+  // left a hole in the log (README, findings 1 and 25).
+  const bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
   if (code == WT_PANIC || fatal_io) {
     // The process dies; the OS page cache survives it, so nothing unsynced is lost.
     crash_node(faults::CrashMode::kDropUnsynced, /*power_loss=*/false,

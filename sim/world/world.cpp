@@ -106,6 +106,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
 World::~World() = default;
 
 RunResult World::run() {
+  (void)sim::wt_threads::take_log_switch_wedges();  // an earlier run's in this process are not ours
   sim_.spawn("director", "world", [this] { director(); });
   sim_.spawn("fault-actor", "world", [this] { fault_actor(); });
   if (scenario_.node.metrics_interval_ns > 0) sim_.spawn("metrics", "world", [this] { metrics_sampler(); });
@@ -431,6 +432,10 @@ void World::reached(const std::string& marker, uint64_t times) {
 void World::drain_wt_messages() {
   for (std::string& m : node_->take_messages()) {
     trace_->event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
+  }
+  for (const int error : sim::wt_threads::take_log_switch_wedges()) {
+    classify("log_switch_wedged", std::string("WiredTiger 3.2.1's log cannot switch files after ") +
+                                      wiredtiger_strerror(error) + "; the node was halted and restarts (README, finding 24)");
   }
 }
 
