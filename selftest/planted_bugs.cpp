@@ -72,6 +72,13 @@ const std::vector<BugInfo>& catalogue() {
       {Bug::kCloseCursorsSkipsLast, "close_cursors_skips_last",
        "closing an operation's cursors stops one short, so the last cursor stays open on its table",
        "scenarios/documents.json", "tables_verify", {"duration_ms=3000"}},
+      // A flip in the table file just after the first checkpoint (its pages are then live), then a
+      // crash, so that recovery reads the damaged page from disk.
+      {Bug::kChecksumsOff, "checksums_off", "tables are created with checksum=off (\"checksums cost CPU\")",
+       "scenarios/corruption.json", "corruption_detected_or_harmless",
+       {"swarm=null", "node.checkpoint_interval_ms=500", "workload.value_bytes_min=1000", "workload.value_bytes_max=3000",
+        R"(fault_plan=[{"kind": "bit_flip", "file": "kv.wt", "at_ms": 600, "offset": 200003, "bit": 5},
+                      {"kind": "crash", "at_ms": 601, "mode": "drop_unsynced"}])"}},
   };
   return bugs;
 }

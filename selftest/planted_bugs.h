@@ -34,6 +34,7 @@ enum class Bug {
   kCollModTakesNoLock,     // collMod changes the catalog without the collection's exclusive lock
   kTtlDeleteSkipsRecheck,  // a TTL delete trusts its scan and skips re-checking the date in its own transaction
   kCloseCursorsSkipsLast,  // closing an operation's cursors stops before the last one (it stays open)
+  kChecksumsOff,           // tables are created with checksum=off: a damaged page reads back as data
 };
 
 struct BugInfo {
