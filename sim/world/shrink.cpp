@@ -10,6 +10,8 @@ namespace wtsim::world {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr uint64_t kDurationSlackDivisor = 32;  // a duration bisected to within ~3 %
+constexpr uint64_t kThinkUsMax = 10'000'000;     // slow_clients() stops at 10 s between operations
 
 // A violation's cause, as far as a detail tells it: its subject, the text before the first ':'
 // without numbers ("key k000006: expected ..." -> "key k"; "recovery: test.docs: ..." ->
@@ -77,7 +79,7 @@ class Shrinker {
     result_.before = size_of(first, original);
     accept(original, std::move(first));
     if (result_.reproduced) {
-      while (!exhausted() && (drop_faults() | simplify_faults() | shorten_duration() | halve_workload())) {
+      while (!exhausted() && (drop_faults() | simplify_faults() | shorten_duration() | halve_workload() | slow_clients())) {
       }
     }
     result_.budget_exhausted = exhausted();
@@ -183,11 +185,30 @@ class Shrinker {
   bool shorten_duration() {
     pass_ = "duration";
     const uint64_t now_ms = current_.scenario.at("duration_ms").get<uint64_t>();
-    return bisect_down(now_ms, 1, [&](uint64_t ms) {
-             Candidate c = with_plan(current_, current_.plan);
-             c.scenario["duration_ms"] = ms;
-             return try_candidate(c);
-           }) < now_ms;
+    return bisect_down(
+               now_ms, 1,
+               [&](uint64_t ms) {
+                 Candidate c = with_plan(current_, current_.plan);
+                 c.scenario["duration_ms"] = ms;
+                 return try_candidate(c);
+               },
+               kDurationSlackDivisor) < now_ms;
+  }
+
+  // A longer think time: fewer operations in the same virtual time, for failures that need time
+  // to pass (documents to age, a backup's copy window) more than they need operations.
+  bool slow_clients() {
+    pass_ = "think time";
+    static const nlohmann::json::json_pointer kThinkUs("/workload/think_us");
+    const uint64_t start_us = current_.scenario.value(kThinkUs, uint64_t{0});  // 0: the workload has none
+    bool changed = false;
+    for (uint64_t v = start_us; v > 0 && v < kThinkUsMax; v *= 2) {
+      Candidate c = with_plan(current_, current_.plan);
+      c.scenario["workload"]["think_us"] = v * 2;
+      if (!try_candidate(c, /*no_more_events=*/true)) break;
+      changed = true;
+    }
+    return changed;
   }
 
   // Every positive integer under "workload", "backup" and "ttl" (document and table counts, copy
@@ -266,11 +287,12 @@ std::vector<size_t> ddmin(size_t items, const std::function<bool(const std::vect
   return set;
 }
 
-uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(uint64_t)>& fails) {
+uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(uint64_t)>& fails,
+                     uint64_t slack_divisor) {
   if (current <= floor) return current;
   if (fails(floor)) return floor;
   uint64_t lo = floor, hi = current;  // fails(lo) is false, fails(hi) true
-  while (hi - lo > 1) {
+  while (hi - lo > 1 && (slack_divisor == 0 || hi - lo > hi / slack_divisor)) {
     const uint64_t mid = lo + (hi - lo) / 2;
     (fails(mid) ? hi : lo) = mid;
   }

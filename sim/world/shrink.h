@@ -3,7 +3,7 @@
 // re-run in process with smaller settings while the same property still fails. Passes, repeated
 // in rounds until none makes progress: drop fault-plan entries (ddmin), simplify the remaining
 // ones (count triggers smaller, time triggers earlier, plainer modes), bisect the duration down,
-// halve the workload's counts. The seed stays: the result is the same seed with smaller settings.
+// halve the workload's counts, slow its clients down (a longer think time). The seed stays: the result is the same seed with smaller settings.
 // Every candidate is one bounded run; the number of runs and the wall time are capped.
 #include <nlohmann/json.hpp>
 
@@ -55,7 +55,10 @@ ShrinkResult shrink(const nlohmann::json& header, const std::string& property, c
 // still holds, given it holds on all of them.
 std::vector<size_t> ddmin(size_t items, const std::function<bool(const std::vector<size_t>&)>& fails);
 // The smallest value in [floor, current] found by bisection on which `fails` holds, given it
-// holds on `current` (exact if failing is monotone in the value).
-uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(uint64_t)>& fails);
+// holds on `current` (exact if failing is monotone in the value). With `slack_divisor` d > 0 the
+// bisection stops once the interval is within 1/d of the value it holds (fewer runs for a long
+// duration, where the last few milliseconds shrink nothing).
+uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(uint64_t)>& fails,
+                     uint64_t slack_divisor = 0);
 
 }  // namespace wtsim::world
