@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <map>
 #include <set>
 
+#include "selftest/planted_bugs.h"
 #include "engine/engine.h"
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
@@ -302,6 +304,15 @@ std::vector<std::string> DocumentEngine::target_keys(OperationContext& op, const
   return keys;
 }
 
+namespace {
+// The planted bug kFindResultsCached ("repeated queries are common"): results kept per query and
+// never invalidated by a write.
+std::vector<Document>* planted_result_cache(const std::string& ns, const Document& filter) {
+  static std::map<std::string, std::vector<Document>> cache;
+  return &cache[ns + filter.dump()];
+}
+}  // namespace
+
 FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, const FindRequest& req) {
   FindResult result;
   ++metrics_.opcounters.query;
@@ -318,6 +329,8 @@ FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, con
   lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy);
   Yielder y{env_.sim, [&] { lock.reset(); }, [&] { lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy); },
             start_ns, env_.buggify};
+  std::vector<Document>* cached = planted::active(planted::Bug::kFindResultsCached) ? planted_result_cache(ns, req.filter) : nullptr;
+  if (cached != nullptr && !cached->empty()) return result.docs = *cached, result;
   if ((result.wt_code = op.begin()) != 0) return result;
   Scan scan(op, *coll, plan, req.filter, y);
   const bool early_limit = req.limit > 0 && !plan.sort_in_memory;
@@ -337,6 +350,7 @@ FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, con
     });
     if (req.limit > 0 && result.docs.size() > req.limit) result.docs.resize(req.limit);
   }
+  if (cached != nullptr && result.wt_code == 0) *cached = result.docs;
   const ScanStats& s = scan.stats();
   metrics_.document.returned += result.docs.size();
   metrics_.query_executor.scanned += s.keys_examined;

@@ -56,6 +56,7 @@ void KvModel::ack(uint64_t seq) {
   CommitRecord& r = record(seq);
   assert(r.fate == CommitFate::kPending);
   r.fate = CommitFate::kAcked;
+  r.ack_order = ++acks_;
   last_acked_ = std::max(last_acked_, seq);
   if (r.durable) durable_point_ = std::max(durable_point_, seq);
   if (history_.size() > kCompactAboveCommits) compact();
@@ -81,7 +82,10 @@ void KvModel::flush_returned(uint64_t covered_seq) {
 void KvModel::compact() {
   while (!history_.empty()) {
     CommitRecord& r = history_.front();
-    const bool settled = (r.fate == CommitFate::kAcked && r.seq <= durable_point_) || r.fate == CommitFate::kAborted;
+    // A commit acknowledged after an active read began stays: that read may see the value before it.
+    const bool seen_by_every_read = active_reads_.empty() || r.ack_order <= *active_reads_.begin();
+    const bool settled =
+        (r.fate == CommitFate::kAcked && r.seq <= durable_point_ && seen_by_every_read) || r.fate == CommitFate::kAborted;
     if (!settled) break;
     for (KvWrite& w : r.writes) {
       if (r.fate == CommitFate::kAcked) {
@@ -254,7 +258,51 @@ std::set<std::string> KvModel::differing_keys(const std::map<std::string, Value>
   return differ;
 }
 
+uint64_t KvModel::begin_read() {
+  assert(active_reads_.size() < kActiveReadsMax && "a read that never ended (no end_read)");
+  active_reads_.insert(acks_);
+  return acks_;
+}
+
+void KvModel::end_read(uint64_t token) {
+  const auto it = active_reads_.find(token);
+  if (it != active_reads_.end()) active_reads_.erase(it);  // absent if a crash ended it (rebase)
+}
+
+std::vector<Value> KvModel::readable_values(const std::string& key, uint64_t token) const {
+  assert(token <= acks_);
+  static const std::vector<uint64_t> kNone;
+  const auto found = writes_by_key_.find(key);
+  const std::vector<uint64_t>& seqs = found != writes_by_key_.end() ? found->second : kNone;
+  size_t first = seqs.size();  // the newest commit on `key` acknowledged before the read began
+  while (first > 0) {
+    const CommitRecord& r = record(seqs[first - 1]);
+    if (r.fate == CommitFate::kAcked && r.ack_order <= token) break;
+    --first;
+  }
+  std::vector<Value> out;
+  if (first == 0) {  // none in the history: the base's value is the oldest the read may see
+    const auto b = base_.find(key);
+    out.push_back(b != base_.end() ? Value{b->second} : std::nullopt);
+  } else {
+    --first;
+  }
+  for (size_t i = first; i < seqs.size(); ++i) {
+    const CommitRecord& r = record(seqs[i]);
+    if (r.fate == CommitFate::kAborted) continue;
+    for (auto w = r.writes.rbegin(); w != r.writes.rend(); ++w) {
+      if (w->key == key) {
+        out.push_back(w->value);  // the commit's last write of the key
+        break;
+      }
+    }
+  }
+  assert(!out.empty());
+  return out;
+}
+
 void KvModel::rebase(KvState recovered) {
+  active_reads_.clear();  // a crash ended every read
   base_ = std::move(recovered);
   base_seq_ = next_seq_ - 1;
   history_.clear();

@@ -39,6 +39,7 @@ struct CommitRecord {
   std::vector<KvWrite> writes;
   bool durable = false;
   CommitFate fate = CommitFate::kPending;
+  uint64_t ack_order = 0;  // 1 for the first commit acknowledged, 2 for the next...; 0: not acked
 };
 
 struct Mismatch {
@@ -77,6 +78,18 @@ class KvModel {
   void crashed();
 
   RecoveryCheck check(const KvState& recovered) const;
+  // Reads of a live node (snapshot isolation). A read that began when `token` commits had been
+  // acknowledged may return, for a key, the value of the newest commit acknowledged before it
+  // began (or the base's value if that commit is folded into the base) or of any later commit
+  // that was not rolled back: nothing older (a stale read) and nothing no commit wrote (a dirty
+  // read of a write that never committed). Commits acknowledged after an active read began stay
+  // in the history until it ends, so the answer never depends on compaction; a crash ends every
+  // read (rebase).
+  uint64_t begin_read();
+  void end_read(uint64_t token);
+  std::vector<Value> readable_values(const std::string& key, uint64_t token) const;
+  size_t active_reads() const { return active_reads_.size(); }
+
   // How values appear in mismatch reports (default: the first 24 characters, quoted).
   using Renderer = std::function<std::string(const std::string& value)>;
   void set_renderer(Renderer renderer) { renderer_ = std::move(renderer); }
@@ -87,6 +100,7 @@ class KvModel {
   // bounded by the live data plus the unsettled tail. Runs by itself as the history grows.
   void compact();
   static constexpr size_t kCompactAboveCommits = 4096;
+  static constexpr size_t kActiveReadsMax = 4096;  // reads in progress at once (one per client fiber)
 
   const KvState& base() const { return base_; }
   uint64_t next_seq() const { return next_seq_; }
@@ -115,7 +129,23 @@ class KvModel {
   std::unordered_map<std::string, std::vector<uint64_t>> writes_by_key_;
   uint64_t last_acked_ = 0;
   uint64_t durable_point_ = 0;
+  uint64_t acks_ = 0;                  // commits acknowledged so far (CommitRecord::ack_order)
+  std::multiset<uint64_t> active_reads_;  // tokens of the reads in progress
   Renderer renderer_;
+};
+
+// A read in progress, for its lifetime (KvModel::begin_read / end_read).
+class ReadScope {
+ public:
+  explicit ReadScope(KvModel& model) : model_(model), token_(model.begin_read()) {}
+  ~ReadScope() { model_.end_read(token_); }
+  ReadScope(const ReadScope&) = delete;
+  ReadScope& operator=(const ReadScope&) = delete;
+  uint64_t token() const { return token_; }
+
+ private:
+  KvModel& model_;
+  const uint64_t token_;
 };
 
 }  // namespace wtsim::models

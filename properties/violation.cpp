@@ -36,6 +36,9 @@ const std::vector<PropertyInfo>& catalogue() {
        "every document's newest oplog entry is its current image (or a delete and it is absent); "
        "with an untrimmed oplog every document has one: no write without its entry, no entry "
        "without its write, after any crash"},
+      {"reads_see_committed",
+       "a find returns only documents that match it, each a version its snapshot may see: written "
+       "by a commit, not rolled back, and not older than the newest acknowledged before the find began"},
       {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
       {"sentinel_recovery", "a node that crashed mid-backup restarts with crash recovery, never a restore from a stale WiredTiger.backup"},
       {"increments_counted_once",

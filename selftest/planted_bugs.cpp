@@ -79,6 +79,8 @@ const std::vector<BugInfo>& catalogue() {
        {"swarm=null", "node.checkpoint_interval_ms=500", "workload.value_bytes_min=1000", "workload.value_bytes_max=3000",
         R"(fault_plan=[{"kind": "bit_flip", "file": "kv.wt", "at_ms": 600, "offset": 200003, "bit": 5},
                       {"kind": "crash", "at_ms": 601, "mode": "drop_unsynced"}])"}},
+      {Bug::kFindResultsCached, "find_results_cached", "find results are cached per query and never invalidated by a write",
+       "scenarios/documents.json", "reads_see_committed", {"duration_ms=3000"}},
   };
   return bugs;
 }

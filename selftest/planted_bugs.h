@@ -35,6 +35,7 @@ enum class Bug {
   kTtlDeleteSkipsRecheck,  // a TTL delete trusts its scan and skips re-checking the date in its own transaction
   kCloseCursorsSkipsLast,  // closing an operation's cursors stops before the last one (it stays open)
   kChecksumsOff,           // tables are created with checksum=off: a damaged page reads back as data
+  kFindResultsCached,      // find results are cached per query and never invalidated by writes
 };
 
 struct BugInfo {

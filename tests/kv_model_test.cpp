@@ -1,6 +1,9 @@
 // The oracle: which recovered states are legal after a crash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "models/kv_model.h"
 
 namespace wtsim::models {
@@ -170,6 +173,51 @@ TEST(KvModel, RebaseStartsFromTheRecoveredState) {
   EXPECT_TRUE(f.m.check({{"a", a}}).ok);
   EXPECT_FALSE(f.m.check({}).ok);
   EXPECT_EQ(f.m.history_size(), 0u);
+}
+
+// Reads (reads_see_committed): a read may return the newest value acknowledged before it began
+// or any later one not rolled back; never an older one, never a rolled-back one.
+TEST(KvModel, AReadMaySeeTheNewestAckedValueOrLaterOnes) {
+  Fixture f;
+  const std::string old_value = f.commit("a", true);
+  const std::string floor = f.commit("a", true);
+  const ReadScope read(f.m);
+  const uint64_t pending_seq = f.m.next_seq();
+  const std::string pending = KvModel::make_value(pending_seq, 12);
+  f.m.begin_commit({{"a", pending}}, false);  // committing while the read runs
+  const uint64_t rolled_back_seq = f.m.next_seq();
+  f.m.begin_commit({{"a", KvModel::make_value(rolled_back_seq, 12)}}, false);
+  f.m.aborted(rolled_back_seq);
+  const std::vector<Value> allowed = f.m.readable_values("a", read.token());
+  EXPECT_EQ(allowed, (std::vector<Value>{floor, pending}));
+  EXPECT_EQ(std::count(allowed.begin(), allowed.end(), Value{old_value}), 0) << "a stale read";
+  EXPECT_EQ(f.m.readable_values("never", read.token()), std::vector<Value>{std::nullopt});
+}
+
+TEST(KvModel, ADeleteAckedBeforeTheReadMakesTheKeyAbsent) {
+  Fixture f;
+  f.commit("a", true);
+  f.erase("a", true);
+  const ReadScope read(f.m);
+  EXPECT_EQ(f.m.readable_values("a", read.token()), std::vector<Value>{std::nullopt});
+}
+
+// Compaction folds settled commits into the base; one acknowledged after an active read began
+// stays, or the value the read may still return (the one before it) would be lost.
+TEST(KvModel, CompactionKeepsWhatAnActiveReadMaySee) {
+  Fixture f;
+  const std::string before = f.commit("a", true);
+  std::optional<ReadScope> read(std::in_place, f.m);
+  const uint64_t token = read->token();
+  for (size_t i = 0; i <= KvModel::kCompactAboveCommits; ++i) f.commit("b" + std::to_string(i), true);
+  const std::string after = f.commit("a", true);
+  f.m.compact();
+  EXPECT_EQ(f.m.readable_values("a", token), (std::vector<Value>{before, after}));
+  read.reset();
+  f.m.compact();
+  EXPECT_EQ(f.m.history_size(), 0u) << "once the read ended, everything settled is folded";
+  const ReadScope later(f.m);
+  EXPECT_EQ(f.m.readable_values("a", later.token()), std::vector<Value>{after});
 }
 
 }  // namespace

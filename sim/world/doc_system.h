@@ -55,6 +55,11 @@ class DocSystem : public System, public engine::CommitObserver {
   // After a write operation of a client: throws if fenced, handles WiredTiger failures.
   void check(const engine::WriteResult& r, const char* what);
   void finding(const std::string& property, const std::string& detail);
+  // A find's documents against the model (read_check.cpp): each matches `filter`'s equality
+  // fields and is a version the find's snapshot may see. `read_token` is the model's begin_read()
+  // from before the find started.
+  void check_find(std::string_view ns, const engine::Document& filter, const std::vector<engine::Document>& docs,
+                  uint64_t read_token);
   // Trims the oplog to its size once a virtual second, as MongoDB's oplog truncation does.
   void spawn_oplog_trimmer(const std::string& suffix);
 

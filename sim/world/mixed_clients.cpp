@@ -77,9 +77,11 @@ class MixedDocSystem final : public DocSystem {
     engine::FindRequest req;
     req.filter = {{"g", rng.below(kGroups)}};
     req.limit = 5;
+    const models::ReadScope read(world_.model());
     const engine::FindResult r = engine_->find(op, kNs, req);
     world_.after_wt_call();
-    if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "find");
+    if (r.wt_code != 0) return world_.handle_wt_failure(r.wt_code, "find");
+    if (r.code == 0) check_find(kNs, req.filter, r.docs, read.token());
   }
 
   // createIndex, dropIndex or collMod of "n_1", an index create_schema never re-creates. The
