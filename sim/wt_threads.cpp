@@ -395,7 +395,10 @@ int panic_connection(WT_SESSION* session, int error) {
 
 namespace {
 constexpr size_t kLogSwitchWedgesMax = 64;  // kept until taken; a bound, not an expectation
-std::unordered_map<const void*, int> g_log_switch_failed;  // session -> its switch's error (lookup only)
+// Session -> its switch's error (lookup only). An entry outlives its session only if the
+// connection died between the failure and the retry; a crashed node's connection is closed with
+// leak_memory=true, so its session's address is not handed to a new session.
+std::unordered_map<const void*, int> g_log_switch_failed;
 std::vector<int> g_log_switch_wedges;
 
 // After WiredTiger's __wt_log_acquire returned `ret` in `session`: a failure, then EBUSY (the
