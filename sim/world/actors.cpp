@@ -34,7 +34,7 @@ void World::handle_wt_failure(int code, const std::string& what) {
   // A failed sync has already halted WiredTiger (WT_PANIC), as its POSIX layer does. Like
   // MongoDB, which fasserts when a journal flush fails, the engine also treats a commit, log
   // flush or checkpoint that fails with EIO or ENOSPC as fatal: the write that failed may have
-  // left a hole in the log (README, findings 1 and 25).
+  // left a hole in the log (README, findings 2 and 25).
   const bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
   if (code == WT_PANIC || fatal_io) {
     // The process dies; the OS page cache survives it, so nothing unsynced is lost.
