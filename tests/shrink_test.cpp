@@ -39,6 +39,17 @@ TEST(Shrink, BisectDownFindsTheSmallestFailingValue) {
   EXPECT_EQ(calls, 0u);
 }
 
+// With a slack divisor the bisection stops once the interval is within 1/d of its failing end:
+// fewer runs, a value still failing and close above the exact one.
+TEST(Shrink, BisectDownWithSlackStopsCloseAboveTheSmallestValue) {
+  size_t exact_calls = 0, slack_calls = 0;
+  EXPECT_EQ(bisect_down(60000, 1, [&](uint64_t v) { return ++exact_calls, v >= 5895; }), 5895u);
+  const uint64_t found = bisect_down(60000, 1, [&](uint64_t v) { return ++slack_calls, v >= 5895; }, 32);
+  EXPECT_GE(found, 5895u) << "what it returns still fails";
+  EXPECT_LE(found, 5895u + 5895u / 16) << "and lies within the slack";
+  EXPECT_LT(slack_calls, exact_calls);
+}
+
 // The negative control run from a swarm scenario (as explore's traces are), with the lying-sync
 // plan padded by three faults that play no part and twice the duration.
 nlohmann::json padded_failing_header() {
