@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/world/world.h"
+#include "world/world.h"
 #include "traces/trace.h"
 
 namespace {
@@ -18,7 +18,7 @@ void run_scenario_once(benchmark::State& state, const std::string& file, const s
   for (auto _ : state) {
     wtsim::traces::HashOnlySink hash_only;  // as `wtsim run` without --trace: nothing kept
     const wtsim::world::RunResult r = wtsim::world::run_scenario(scenario, 1, nullptr, nullptr, &hash_only);
-    if (!r.ok) state.SkipWithError(("violated " + r.violations.front().property).c_str());
+    if (!r.ok) state.SkipWithError((std::string("violated ") + r.violations.front().name()).c_str());
     virtual_s = static_cast<double>(r.stats.virtual_ns) / 1e9;
   }
   state.counters["virtual_s"] = virtual_s;

@@ -6,7 +6,7 @@
 #include "engine/key_string.h"
 #include "engine/padded_store.h"
 #include "engine/wt_schema.h"
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 
 namespace wtsim::engine {
 namespace {

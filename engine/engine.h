@@ -216,7 +216,7 @@ class DocumentEngine {
                   const std::vector<uint8_t>* after_bson);
   void pay_write_cost(size_t bytes, size_t documents);
   void backoff_after_conflict(int attempt);
-  void reuse_first_read(std::optional<Document>* current);  // a planted bug (selftest/)
+  void reuse_first_read(std::optional<Document>* current);  // a planted bug (sim/planted.h)
   int finish_durable(OperationContext& op, bool durable, const std::vector<uint64_t>& tickets);
   int insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc, bool durable,
                  std::vector<uint64_t>& tickets, WriteError* error);

@@ -1,7 +1,7 @@
 #include "engine/kv_store.h"
 
 #include "engine/wt_schema.h"
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 
 #include <cassert>
 

@@ -1,5 +1,5 @@
 #include "engine/lock_manager.h"
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 
 #include <algorithm>
 #include <cassert>

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 #include <cassert>
 
 namespace wtsim::engine {

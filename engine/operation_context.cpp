@@ -3,7 +3,7 @@
 #include <iterator>
 
 #include "engine/wt_error.h"
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 
 namespace wtsim::engine {
 

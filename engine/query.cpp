@@ -9,7 +9,7 @@
 #include <map>
 #include <set>
 
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 #include "engine/engine.h"
 #include "engine/index_keys.h"
 #include "engine/key_string.h"

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "engine/engine.h"
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 #include "engine/index_keys.h"
 #include "engine/update_ops.h"
 

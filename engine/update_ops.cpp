@@ -1,6 +1,6 @@
 #include "engine/update_ops.h"
 
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 
 namespace wtsim::engine {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "engine/bson.h"
 #include "engine/engine.h"
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
 #include "engine/padded_store.h"

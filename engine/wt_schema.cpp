@@ -4,7 +4,7 @@
 #include <cerrno>
 #include <string>
 
-#include "selftest/planted_bugs.h"
+#include "sim/planted.h"
 
 namespace wtsim::engine {
 namespace {

@@ -21,17 +21,60 @@ void apply_op(FileImage& image, const PendingOp& op) {
   }
 }
 
+// Every name refers to an inode that exists, by an id the disk handed out.
+bool names_resolve(const std::map<std::string, InodeId>& names,
+                   const std::unordered_map<InodeId, std::unique_ptr<Inode>>& inodes,
+                   InodeId next_id) {
+  for (const auto& [name, id] : names) {
+    if (id == 0 || id >= next_id || inodes.count(id) == 0) return false;
+  }
+  return true;
+}
+
+// The size the durable image reaches once the pending ops are replayed onto it.
+uint64_t size_after_pending(const Inode& node) {
+  uint64_t size = node.durable.size();
+  for (const PendingOp& op : node.pending) {
+    size = op.truncate ? op.offset : std::max<uint64_t>(size, op.offset + op.data.size());
+  }
+  return size;
+}
+
+// Unless dirty pages were dropped or a bit flipped under pending writes, what reads see is the
+// durable image with the pending ops replayed (checked on sizes: O(pending), not O(bytes)).
+bool visible_is_durable_plus_pending(const Inode& node) {
+  return node.diverged || size_after_pending(node) == node.current.size();
+}
+
+// What a crash leaves of a file: nothing pending, and reads see exactly the durable image.
+bool settled_after_crash(const Inode& node) {
+  return node.pending.empty() && !node.diverged && node.current.same_content(node.durable);
+}
+
+// A ghost holds the same visible bytes, under the same ids, as the disk it was cloned from.
+bool same_visible_files(const std::unordered_map<InodeId, std::unique_ptr<Inode>>& a,
+                        const std::unordered_map<InodeId, std::unique_ptr<Inode>>& b) {
+  if (a.size() != b.size()) return false;
+  for (const auto& [id, node] : a) {
+    auto it = b.find(id);
+    if (it == b.end() || !it->second->current.same_content(node->current)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Inode& Disk::inode(InodeId id) {
   auto it = inodes_.find(id);
   assert(it != inodes_.end());
+  assert(it->second != nullptr && it->second->id == id);
   return *it->second;
 }
 
 const Inode& Disk::inode(InodeId id) const {
   auto it = inodes_.find(id);
   assert(it != inodes_.end());
+  assert(it->second != nullptr && it->second->id == id);
   return *it->second;
 }
 
@@ -45,19 +88,26 @@ InodeId Disk::open(const std::string& name, bool create, bool durable_entry) {
   auto it = names_.find(name);
   if (it != names_.end()) return it->second;
   if (!create) return 0;
+  assert(!name.empty());  // the empty name is the directory itself
   const InodeId id = next_id_++;
+  assert(id != 0 && inodes_.count(id) == 0);  // ids are never reused
   auto node = std::make_unique<Inode>();
   node->id = id;
   inodes_.emplace(id, std::move(node));
   names_[name] = id;
   if (durable_entry) durable_names_[name] = id;
+  assert(names_.at(name) == id && (!durable_entry || durable_names_.at(name) == id));
+  assert(names_resolve(names_, inodes_, next_id_));
   return id;
 }
 
 int Disk::remove(const std::string& name, bool durable) {
   std::lock_guard lock(mu_);
+  [[maybe_unused]] const size_t names_before = names_.size();
   if (names_.erase(name) == 0) return ENOENT;
   if (durable) durable_names_.erase(name);
+  assert(names_.size() + 1 == names_before);  // the inode stays: open handles still read it
+  assert(names_.count(name) == 0 && (!durable || durable_names_.count(name) == 0));
   return 0;
 }
 
@@ -66,6 +116,8 @@ int Disk::rename(const std::string& from, const std::string& to, bool durable) {
   auto it = names_.find(from);
   if (it == names_.end()) return ENOENT;
   const InodeId id = it->second;
+  [[maybe_unused]] const size_t names_before = names_.size();
+  [[maybe_unused]] const bool replaces = from != to && names_.count(to) != 0;
   names_.erase(it);
   names_[to] = id;
   if (durable) {
@@ -73,6 +125,11 @@ int Disk::rename(const std::string& from, const std::string& to, bool durable) {
     if (d != durable_names_.end() && d->second == id) durable_names_.erase(d);
     durable_names_[to] = id;
   }
+  assert(names_.at(to) == id && (from == to || names_.count(from) == 0));
+  assert(names_.size() == names_before - (replaces ? 1 : 0));  // a rename replaces its target
+  assert(!durable || durable_names_.at(to) == id);
+  assert(names_resolve(names_, inodes_, next_id_));
+  assert(names_resolve(durable_names_, inodes_, next_id_));
   return 0;
 }
 
@@ -88,11 +145,14 @@ std::vector<std::string> Disk::list(const std::string& prefix) const {
 void Disk::sync_directory() {
   std::lock_guard lock(mu_);
   if (sync_lies_ && sync_lies_->empty()) return;
+  assert(names_resolve(names_, inodes_, next_id_));
   durable_names_ = names_;
 }
 
 int Disk::read(InodeId id, uint64_t offset, size_t len, void* buf) const {
   std::lock_guard lock(mu_);
+  assert(buf != nullptr || len == 0);
+  assert(offset + len >= offset);  // no wrap-around past the range check below
   const Inode& node = inode(id);
   if (offset + len > node.current.size()) return EIO;  // a short read is an error to WiredTiger
   node.current.read(offset, len, buf);
@@ -101,22 +161,30 @@ int Disk::read(InodeId id, uint64_t offset, size_t len, void* buf) const {
 
 int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
   std::lock_guard lock(mu_);
+  assert(buf != nullptr || len == 0);
+  assert(offset + len >= offset);  // no wrap-around
   Inode& node = inode(id);
+  assert(!ghost_ || node.pending.empty());  // a ghost keeps no pending writes
   if (!room_to_grow(node, offset + len)) return ENOSPC;
   const auto* bytes = static_cast<const uint8_t*>(buf);
   apply_write(node.current, offset, bytes, len);
+  assert(node.current.size() >= offset + len);
   if (ghost_) return 0;
+  [[maybe_unused]] const size_t pending_before = node.pending.size();
   node.pending.push_back(PendingOp{false, offset, std::vector<uint8_t>(bytes, bytes + len)});
+  assert(node.pending.size() == pending_before + 1 && node.pending.back().data.size() == len);
   return 0;
 }
 
 bool Disk::room_to_grow(const Inode& node, uint64_t end) {
+  assert(&inode(node.id) == &node);  // one of this disk's files
   if (capacity_ == kUnlimited || end <= node.current.size()) return true;
   uint64_t used = 0;
   std::set<InodeId> seen;
   for (const auto& [name, nid] : names_) {
     if (seen.insert(nid).second) used += inode(nid).current.size();
   }
+  assert(end - node.current.size() <= UINT64_MAX - used);  // the sum below does not wrap
   if (used + (end - node.current.size()) <= capacity_) return true;
   ++enospc_returned_;
   return false;
@@ -131,15 +199,19 @@ int Disk::allocate(InodeId id, uint64_t size) {
   assert(node.current.size() == size);
   if (ghost_) return 0;
   node.pending.push_back(PendingOp{true, size, {}});
+  assert(node.pending.back().truncate && node.pending.back().offset == node.current.size());
   return 0;
 }
 
 int Disk::truncate(InodeId id, uint64_t size) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);
+  assert(!ghost_ || node.pending.empty());  // a ghost keeps no pending writes
   node.current.resize(size);
+  assert(node.current.size() == size);
   if (ghost_) return 0;
   node.pending.push_back(PendingOp{true, size, {}});
+  assert(node.pending.back().truncate && node.pending.back().offset == size);
   return 0;
 }
 
@@ -151,14 +223,18 @@ uint64_t Disk::size(InodeId id) const {
 void Disk::sync(InodeId id) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);
+  assert(ghost_ ? node.pending.empty() : visible_is_durable_plus_pending(node));
   ++syncs_;
   if (ghost_ || (sync_lies_ && lies_about(id))) return;
+  [[maybe_unused]] const uint64_t synced_size = size_after_pending(node);
   if (node.diverged) {
     for (const PendingOp& op : node.pending) apply_op(node.durable, op);
   } else {
     node.durable.sync_from(node.current);  // durable + pending == current
   }
   node.pending.clear();
+  assert(node.durable.size() == synced_size);  // either way, the pending ops reached the image
+  assert(node.diverged || node.durable.size() == node.current.size());
 }
 
 void Disk::set_sync_lies(const std::string& file_substring) {
@@ -167,6 +243,7 @@ void Disk::set_sync_lies(const std::string& file_substring) {
 }
 
 bool Disk::lies_about(InodeId id) const {
+  assert(sync_lies_.has_value());
   for (const auto& [name, nid] : names_) {
     if (nid == id && name.find(*sync_lies_) != std::string::npos) return true;
   }
@@ -176,6 +253,7 @@ bool Disk::lies_about(InodeId id) const {
 void Disk::drop_dirty(InodeId id) {
   std::lock_guard lock(mu_);
   Inode& node = inode(id);
+  assert(!ghost_ || node.pending.empty());  // a ghost keeps no pending writes
   node.pending.clear();
   node.diverged = true;
 }
@@ -202,10 +280,15 @@ std::unique_ptr<Disk> Disk::clone_visible() const {
     orphan->current = node->current;
     copy->inodes_.emplace(id, std::move(orphan));
   }
+  assert(copy->names_ == names_ && names_resolve(copy->names_, copy->inodes_, copy->next_id_));
+  assert(same_visible_files(inodes_, copy->inodes_));  // O(chunks): the copy shares every chunk
   return copy;
 }
 
 void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileReport& report) {
+  assert(report.kept_ops == 0 && report.torn_bytes == 0);
+  assert(visible_is_durable_plus_pending(node));
+  [[maybe_unused]] const uint64_t durable_before = node.durable.size();
   const size_t n = node.pending.size();
   report.pending_ops = n;
   switch (mode) {
@@ -213,12 +296,14 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
       break;
     case CrashMode::kTornPrefix: {
       const size_t keep = static_cast<size_t>(rng.below(n + 1));
+      assert(keep <= n);
       for (size_t i = 0; i < keep; ++i) apply_op(node.durable, node.pending[i]);
       report.kept_ops = keep;
       if (keep < n && !node.pending[keep].truncate) {
         const PendingOp& torn = node.pending[keep];
         const uint64_t sectors = torn.data.size() / kSectorBytes;
         const uint64_t kept_bytes = rng.below(sectors + 1) * kSectorBytes;
+        assert(kept_bytes <= torn.data.size() && kept_bytes % kSectorBytes == 0);
         apply_write(node.durable, torn.offset, torn.data.data(), kept_bytes);
         report.torn_bytes = kept_bytes;
       }
@@ -236,6 +321,9 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
           const uint64_t abs = op.offset + pos;
           const uint64_t chunk = std::min<uint64_t>(kSectorBytes - abs % kSectorBytes,
                                                     op.data.size() - pos);
+          // Never more than one sector, and a piece ends at a sector boundary or the write's end.
+          assert(chunk > 0 && chunk <= kSectorBytes);
+          assert((abs + chunk) % kSectorBytes == 0 || pos + chunk == op.data.size());
           if (rng.chance(0.5)) {
             apply_write(node.durable, abs, op.data.data() + pos, chunk);
             report.torn_bytes += chunk;
@@ -251,6 +339,9 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
   node.durable.forget_written();
   node.diverged = false;
   report.durable_bytes = node.durable.size();
+  assert(report.kept_ops <= report.pending_ops);
+  assert(mode != CrashMode::kDropUnsynced || (report.kept_ops == 0 && report.torn_bytes == 0 &&
+                                                report.durable_bytes == durable_before));
 }
 
 std::vector<CrashFileReport> Disk::crash(CrashMode mode, uint64_t seed) {
@@ -273,6 +364,11 @@ std::vector<CrashFileReport> Disk::crash(CrashMode mode, uint64_t seed) {
   }
   inodes_ = std::move(survivors);
   names_ = durable_names_;
+  assert(reports.size() == durable_names_.size() && inodes_.size() <= durable_names_.size());
+  assert(names_resolve(names_, inodes_, next_id_));
+  // O(chunks) per file: the visible image is a copy of the durable one.
+  assert(std::all_of(inodes_.begin(), inodes_.end(),
+                     [](const auto& entry) { return settled_after_crash(*entry.second); }));
   return reports;
 }
 
@@ -287,6 +383,8 @@ bool Disk::flip_bit(const std::string& name, uint64_t offset, int bit) {
   node.durable.flip_bit(offset, mask);
   if (offset < node.current.size()) node.current.flip_bit(offset, mask);
   if (!node.pending.empty()) node.diverged = true;  // a pending write may cover the flipped bit
+  // A synced file's visible image is its durable one: the flip reaches both.
+  assert(node.diverged || offset < node.current.size());
   return true;
 }
 

@@ -5,6 +5,20 @@
 #include <cerrno>
 
 namespace wtsim::faults {
+namespace {
+
+// What the injector relies on in a plan: count triggers count from 1, and a window (disk full,
+// latency) has a start before its end.
+bool triggers_well_formed(const FaultPlan& plan) {
+  for (const Fault& f : plan.faults) {
+    if (f.at_disk_op && *f.at_disk_op == 0) return false;
+    const bool window = f.kind == FaultKind::kDiskFull || f.kind == FaultKind::kLatency;
+    if (window && (!f.at_ns || f.until_ns <= *f.at_ns)) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 const char* to_string(FsOp op) {
   switch (op) {
@@ -23,7 +37,9 @@ FaultInjector::FaultInjector(FaultPlan plan)
     : plan_(std::move(plan)),
       matched_(plan_.faults.size(), 0),
       spent_(plan_.faults.size(), false),
-      started_at_op_(plan_.faults.size(), 0) {}
+      started_at_op_(plan_.faults.size(), 0) {
+  assert(triggers_well_formed(plan_));
+}
 
 bool FaultInjector::matches(const Fault& f, FsOp op, const std::string& file) const {
   if (!f.file.empty() && file.find(f.file) == std::string::npos) return false;
@@ -71,6 +87,8 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const 
       fired_.push_back({i, mutating_ops_, file, "misdirected write", actor});
     }
   }
+  assert(!d.drop_dirty || (d.error != 0 && op == FsOp::kSync));
+  assert(d.misdirect_bytes == 0 || op == FsOp::kWrite);
   return d;
 }
 
@@ -89,6 +107,7 @@ std::vector<std::string> FaultInjector::active_sticky_errors() const {
     if (started_at_op_[i] == 0 || spent_[i]) continue;
     const Fault& f = plan_.faults[i];
     assert(f.kind == FaultKind::kIoError && f.sticky);
+    assert(started_at_op_[i] <= std::max<uint64_t>(mutating_ops_, 1));  // it started in the past
     out.push_back("plan #" + std::to_string(i) + ": sticky EIO on " + to_string(f.op) + " of " +
                   (f.file.empty() ? std::string("any file") : f.file) + " since disk op " + std::to_string(started_at_op_[i]));
   }
@@ -101,6 +120,7 @@ double FaultInjector::latency_factor(sim::Nanos now_ns) const {
   for (const Fault& f : plan_.faults) {
     if (f.kind == FaultKind::kLatency && now_ns >= *f.at_ns && now_ns < f.until_ns) factor *= f.factor;
   }
+  assert(factor >= 1.0);  // a latency window only ever slows the disk
   return factor;
 }
 

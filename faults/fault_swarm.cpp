@@ -1,19 +1,39 @@
 #include "faults/fault_swarm.h"
 
 #include <algorithm>
+#include <cassert>
 
 #include "sim/json_reader.h"
 
 namespace wtsim::faults {
 namespace {
 
+// A drawn fault is one its JSON form reads back as: a trigger (count triggers from 1), and a
+// window that ends after it starts.
+bool drawn_well_formed(const Fault& f) {
+  const bool window = f.kind == FaultKind::kDiskFull || f.kind == FaultKind::kLatency;
+  return (f.at_ns || f.at_disk_op) && (!f.at_disk_op || *f.at_disk_op >= 1) &&
+         (!f.at_ns || *f.at_ns % sim::kNsPerMs == 0) &&
+         (!window || (f.at_ns && f.until_ns > *f.at_ns && f.until_ns % sim::kNsPerMs == 0));
+}
+
+size_t crashes_in(const FaultPlan& plan) {
+  size_t n = 0;
+  for (const Fault& f : plan.faults) n += f.kind == FaultKind::kCrash ? 1 : 0;
+  return n;
+}
+
 sim::Nanos time_in(sim::Rng& rng, sim::Nanos duration_ns) {
   // Whole milliseconds, so the plan round-trips through its JSON form exactly.
   const int64_t ms = std::max<int64_t>(1, duration_ns / sim::kNsPerMs);
-  return rng.between(1, ms) * sim::kNsPerMs;
+  const sim::Nanos t = rng.between(1, ms) * sim::kNsPerMs;
+  // Inside the run (or its first millisecond), on a whole millisecond.
+  assert(t >= sim::kNsPerMs && t <= std::max(duration_ns, sim::kNsPerMs) && t % sim::kNsPerMs == 0);
+  return t;
 }
 
 Fault draw_crash(const SwarmSpec& spec, sim::Rng& rng, sim::Nanos duration_ns) {
+  assert(!spec.crash_modes.empty() && spec.crash_disk_op_max >= 1);
   Fault f;
   f.kind = FaultKind::kCrash;
   f.crash_mode = spec.crash_modes[rng.below(spec.crash_modes.size())];
@@ -22,6 +42,7 @@ Fault draw_crash(const SwarmSpec& spec, sim::Rng& rng, sim::Nanos duration_ns) {
   } else {
     f.at_ns = time_in(rng, duration_ns);
   }
+  assert(!f.at_disk_op || *f.at_disk_op <= spec.crash_disk_op_max);
   return f;
 }
 
@@ -39,6 +60,7 @@ Fault draw_io_error(sim::Rng& rng) {
 }
 
 Fault draw_window(FaultKind kind, sim::Rng& rng, sim::Nanos duration_ns) {
+  assert(kind == FaultKind::kLatency || kind == FaultKind::kDiskFull);
   Fault f;
   f.kind = kind;
   f.at_ns = time_in(rng, duration_ns);
@@ -49,6 +71,7 @@ Fault draw_window(FaultKind kind, sim::Rng& rng, sim::Nanos duration_ns) {
 }
 
 Fault draw_corruption(FaultKind kind, sim::Rng& rng, sim::Nanos duration_ns) {
+  assert(kind == FaultKind::kBitFlip || kind == FaultKind::kMisdirectedWrite);
   Fault f;
   f.kind = kind;
   const char* files[] = {"WiredTigerLog", "kv.wt", "WiredTiger.wt"};
@@ -123,6 +146,9 @@ FaultPlan draw_plan(const SwarmSpec& spec, sim::Rng& rng, sim::Nanos duration_ns
   if (rng.chance(spec.misdirected_write_chance)) {
     plan.faults.push_back(draw_corruption(FaultKind::kMisdirectedWrite, rng, duration_ns));
   }
+  assert(crashes <= spec.crashes_max && crashes_in(plan) == crashes);
+  assert(plan.faults.size() <= crashes + 5);  // at most one of each other kind
+  assert(std::all_of(plan.faults.begin(), plan.faults.end(), drawn_well_formed));
   return plan;
 }
 

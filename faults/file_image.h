@@ -30,6 +30,8 @@ class FileImage {
   // Forgets which chunks were written (after a crash made the images equal by other means).
   void forget_written();
   std::vector<uint8_t> bytes() const;
+  // Whether both images hold the same bytes; cheap when they share chunks (for assertions).
+  bool same_content(const FileImage& other) const;
 
  private:
   using Chunk = std::array<uint8_t, kChunkBytes>;
@@ -37,6 +39,9 @@ class FileImage {
   uint8_t* writable(size_t index);
 
   void resize_chunks(size_t count);
+  // For assertions: the chunk vectors match the size, and the invariant below holds.
+  bool shape_ok() const;
+  bool tail_zero() const;
 
   // Invariant: bytes of the last chunk beyond size_bytes_ are zero, so growth reads zeros.
   std::vector<std::shared_ptr<Chunk>> chunks_;  // nullptr: all zeros

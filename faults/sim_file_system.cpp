@@ -31,6 +31,7 @@ Handle* handle_of(WT_FILE_HANDLE* fh) { return reinterpret_cast<Handle*>(fh); }
 int fs_directory_list_impl(WT_FILE_SYSTEM* wfs, const char* directory, const char* prefix,
                            char*** dirlistp, uint32_t* countp, bool single) {
   SimFileSystem* fs = owner_of(wfs);
+  assert(dirlistp != nullptr && countp != nullptr);
   (void)directory;  // one flat directory
   std::vector<std::string> names = fs->disk().list(prefix == nullptr ? "" : prefix);
   if (single && names.size() > 1) names.resize(1);
@@ -77,6 +78,8 @@ int fh_lock(WT_FILE_HANDLE*, WT_SESSION*, bool) { return 0; }
 
 int fh_read(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, void* buf) {
   Handle* h = handle_of(fh);
+  assert(!h->directory && h->inode != 0);  // WiredTiger reads files only
+  assert(offset >= 0);
   const FaultDecision d = h->fs->check(FsOp::kRead, h->name);
   if (d.error != 0) return d.error;
   h->fs->pay(FsOp::kRead, len);
@@ -87,6 +90,7 @@ int fh_read(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, void* 
 
 int fh_write(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, const void* buf) {
   Handle* h = handle_of(fh);
+  assert(offset >= 0 && (buf != nullptr || len == 0));
   if (h->directory) return EISDIR;
   const FaultDecision d = h->fs->check(FsOp::kWrite, h->name);
   if (d.error != 0) return d.error;
@@ -98,7 +102,9 @@ int fh_write(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t offset, size_t len, const
 
 int fh_size(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t* sizep) {
   Handle* h = handle_of(fh);
+  assert(h->directory == (h->inode == 0));
   *sizep = h->directory ? 0 : static_cast<wt_off_t>(h->fs->disk().size(h->inode));
+  assert(*sizep >= 0);  // a size fits wt_off_t
   return 0;
 }
 
@@ -125,6 +131,8 @@ int fh_sync(WT_FILE_HANDLE* fh, WT_SESSION* session) {
 
 int fh_truncate(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t len) {
   Handle* h = handle_of(fh);
+  assert(!h->directory);  // installed on file handles only
+  assert(len >= 0);
   const FaultDecision d = h->fs->check(FsOp::kTruncate, h->name);
   if (d.error != 0) return d.error;
   return h->fs->disk().truncate(h->inode, static_cast<uint64_t>(len));
@@ -161,6 +169,7 @@ int fs_open_file(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, WT_FS_OPEN_
     inode = fs->disk().open(rel, create, (flags & WT_FS_OPEN_DURABLE) != 0);
     if (inode == 0) return ENOENT;
   }
+  assert(directory == (inode == 0));  // a file handle always names an inode
   auto* h = new Handle{};
   h->fs = fs;
   h->inode = inode;
@@ -205,6 +214,7 @@ int fs_size(WT_FILE_SYSTEM* wfs, WT_SESSION*, const char* name, wt_off_t* sizep)
   const InodeId inode = fs->disk().open(rel, false, false);
   if (inode == 0) return ENOENT;
   *sizep = static_cast<wt_off_t>(fs->disk().size(inode));
+  assert(*sizep >= 0);  // a size fits wt_off_t
   return 0;
 }
 
@@ -259,10 +269,12 @@ FaultDecision SimFileSystem::check(FsOp op, const std::string& file) {
   FaultDecision d = faults_->on_disk_op(op, file, actor);
   if (d.crash && crash_handler_) crash_handler_(d.crash_mode, op, file);
   assert(!d.crash || fenced_ || !crash_handler_);  // the handler fences: the op goes to the ghost
+  assert(!d.drop_dirty || (d.error != 0 && op == FsOp::kSync));  // fh_sync relies on it
   return d;
 }
 
 void SimFileSystem::pay(FsOp op, uint64_t bytes) {
+  assert(bytes == 0 || op == FsOp::kRead || op == FsOp::kWrite);  // only data moves bytes
   if (fenced_ || !disk_timer_) return;
   sim::Simulator* sim = sim::Simulator::active();
   if (sim == nullptr || !sim->in_fiber()) return;
@@ -272,6 +284,7 @@ void SimFileSystem::pay(FsOp op, uint64_t bytes) {
 
 void SimFileSystem::fence() {
   if (fenced_) return;
+  assert(ghost_ == nullptr);  // a file system fences once
   ghost_ = disk_->clone_visible();
   disk_ = ghost_.get();
   fenced_ = true;

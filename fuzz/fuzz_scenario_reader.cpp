@@ -14,8 +14,8 @@
 #include "fuzz/input_file.h"
 #include "sim/json_reader.h"
 #include "sim/random.h"
-#include "sim/world/knobs.h"
-#include "sim/world/scenario.h"
+#include "world/knobs.h"
+#include "world/scenario.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include "faults/fault_plan.h"
 #include "fuzz/input_file.h"
 #include "sim/json_reader.h"
-#include "sim/world/scenario.h"
+#include "world/scenario.h"
 #include "traces/openmetrics.h"
 #include "traces/perfetto.h"
 #include "traces/report.h"
@@ -31,7 +31,7 @@ void check_message(const std::invalid_argument& e, const std::string& origin) {
 }
 
 // What the commands do with an accepted trace: export (OpenMetrics, Perfetto), report; replay
-// reads its header's scenario and fault plan (as sim/world/replay.cpp does) before running.
+// reads its header's scenario and fault plan (as world/replay.cpp does) before running.
 void use_accepted(const nlohmann::json& doc, const std::string& path) {
   (void)wtsim::traces::openmetrics_document(doc);
   try {

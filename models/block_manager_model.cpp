@@ -1,6 +1,7 @@
 #include "models/block_manager_model.h"
 
 #include <algorithm>
+#include <cassert>
 #include <iterator>
 #include <sstream>
 #include <stdexcept>
@@ -57,6 +58,14 @@ bool try_merge(ExtentList& into, const ExtentList& from) {
   return true;
 }
 
+bool every_file(const std::map<std::string, FileBlocks>& files,
+                bool (FileBlocks::*property)() const, bool value) {
+  for (const auto& [name, blocks] : files) {
+    if ((blocks.*property)() != value) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::ostream& operator<<(std::ostream& os, const Extent& e) {
@@ -88,8 +97,12 @@ void ExtentList::insert(uint64_t offset_bytes, uint64_t size_bytes) {
   if (auto next = end_by_offset_.find(end); next != end_by_offset_.end()) {
     end = next->second, end_by_offset_.erase(next);  // coalesce right
   }
-  end_by_offset_.emplace(start, end);
+  [[maybe_unused]] const auto [at, inserted] = end_by_offset_.emplace(start, end);
   total_bytes_ += size_bytes;
+  // The new range absorbed its neighbours: it touches neither the one before nor the one after.
+  assert(inserted && start <= offset_bytes && end >= offset_bytes + size_bytes);
+  assert(at == end_by_offset_.begin() || std::prev(at)->second < start);
+  assert(std::next(at) == end_by_offset_.end() || std::next(at)->first > end);
 }
 
 void ExtentList::remove(uint64_t offset_bytes, uint64_t size_bytes) {
@@ -99,17 +112,22 @@ void ExtentList::remove(uint64_t offset_bytes, uint64_t size_bytes) {
   }
   auto holder = std::prev(end_by_offset_.upper_bound(offset_bytes));
   const uint64_t start = holder->first, end = holder->second, cut_end = offset_bytes + size_bytes;
+  assert(start <= offset_bytes && cut_end <= end);  // one stored range holds the whole cut
   end_by_offset_.erase(holder);
   if (start < offset_bytes) end_by_offset_.emplace(start, offset_bytes);
   if (cut_end < end) end_by_offset_.emplace(cut_end, end);
   total_bytes_ -= size_bytes;
+  assert(!overlaps(offset_bytes, size_bytes));
 }
 
 bool ExtentList::contains(uint64_t offset_bytes, uint64_t size_bytes) const {
+  assert(offset_bytes + size_bytes >= offset_bytes);  // no wrap-around
   auto after = end_by_offset_.upper_bound(offset_bytes);
   if (after == end_by_offset_.begin()) return false;
   // Coalescing means a contained range lies within a single stored range.
-  return std::prev(after)->second >= offset_bytes + size_bytes;
+  const bool contained = std::prev(after)->second >= offset_bytes + size_bytes;
+  assert(!contained || size_bytes == 0 || overlaps(offset_bytes, size_bytes));
+  return contained;
 }
 
 bool ExtentList::contains(const ExtentList& other) const {
@@ -140,6 +158,8 @@ ExtentList ExtentList::intersection(const ExtentList& other) const {
     else
       ++b;
   }
+  assert(both.total_bytes() <= std::min(total_bytes_, other.total_bytes_));
+  assert(both.well_formed());
   return both;
 }
 
@@ -147,17 +167,25 @@ void ExtentList::merge(const ExtentList& other) {
   if (overlaps(other)) {
     throw std::invalid_argument("ExtentList::merge: " + describe(other) + " overlaps " + describe(*this));
   }
+  [[maybe_unused]] const uint64_t total_before = total_bytes_;
   for (const auto& [start, end] : other.end_by_offset_) insert(start, end - start);
+  assert(total_bytes_ == total_before + other.total_bytes_);
+  assert(well_formed());
 }
 
 void ExtentList::unite(const ExtentList& other) {
+  [[maybe_unused]] const uint64_t total_before = total_bytes_;
   ExtentList missing = other;
   missing.subtract(other.intersection(*this));
   merge(missing);
+  assert(contains(other) && total_bytes_ >= std::max(total_before, other.total_bytes_));
 }
 
 void ExtentList::subtract(const ExtentList& other) {
+  [[maybe_unused]] const uint64_t total_before = total_bytes_;
   for (const auto& [start, end] : other.end_by_offset_) remove(start, end - start);
+  assert(total_bytes_ + other.total_bytes_ == total_before);
+  assert(well_formed());
 }
 
 std::optional<Extent> ExtentList::best_fit(uint64_t size_bytes) const {
@@ -166,6 +194,8 @@ std::optional<Extent> ExtentList::best_fit(uint64_t size_bytes) const {
     // Strictly smaller only: among equal sizes the lowest offset wins, like the by-size skiplist.
     if (end - start >= size_bytes && (!best || end - start < best->size_bytes)) best = Extent{start, end - start};
   }
+  assert(!best ||
+         (best->size_bytes >= size_bytes && contains(best->offset_bytes, best->size_bytes)));
   return best;
 }
 
@@ -187,6 +217,16 @@ void ExtentList::clear() {
   total_bytes_ = 0;
 }
 
+bool ExtentList::well_formed() const {
+  uint64_t sum = 0, previous_end = 0;
+  for (const auto& [start, end] : end_by_offset_) {
+    if (start >= end || (sum > 0 && start <= previous_end)) return false;
+    sum += end - start;
+    previous_end = end;
+  }
+  return sum == total_bytes_;
+}
+
 // ---------------------------------------------------------------------------------------------
 // FileBlocks: operations
 
@@ -196,21 +236,30 @@ FileBlocks::FileBlocks(uint64_t allocsize_bytes)
 }
 
 uint64_t FileBlocks::round_up(uint64_t size_bytes) const {
-  return (size_bytes + allocsize_bytes_ - 1) / allocsize_bytes_ * allocsize_bytes_;
+  assert(size_bytes <= UINT64_MAX - (allocsize_bytes_ - 1));  // no wrap-around
+  const uint64_t rounded_bytes =
+      (size_bytes + allocsize_bytes_ - 1) / allocsize_bytes_ * allocsize_bytes_;
+  assert(rounded_bytes % allocsize_bytes_ == 0 && rounded_bytes >= size_bytes &&
+         rounded_bytes - size_bytes < allocsize_bytes_);
+  return rounded_bytes;
 }
 
 uint64_t FileBlocks::extend(uint64_t size_bytes) {
+  assert(size_bytes > 0 && size_bytes % allocsize_bytes_ == 0);
   const uint64_t offset_bytes = file_bytes_;
   file_bytes_ += size_bytes;
   // After a truncation that skipped ftruncate (pinned), the physical file is already longer.
   physical_bytes_ = std::max(physical_bytes_, file_bytes_);
   ++extending_allocations_;
+  assert(offset_bytes % allocsize_bytes_ == 0 && offset_bytes >= allocsize_bytes_);
+  assert(physical_bytes_ >= file_bytes_);
   return offset_bytes;
 }
 
 uint64_t FileBlocks::allocate(uint64_t size_bytes) {
   const uint64_t rounded_bytes = round_up(size_bytes);
   if (rounded_bytes == 0) throw std::invalid_argument("FileBlocks::allocate: zero bytes");
+  [[maybe_unused]] const uint64_t in_use_before = in_use_.total_bytes();
   uint64_t offset_bytes = 0;
   if (auto fit = avail_.best_fit(rounded_bytes)) {
     offset_bytes = fit->offset_bytes;  // take from the start of the range
@@ -220,6 +269,11 @@ uint64_t FileBlocks::allocate(uint64_t size_bytes) {
   }
   alloc_.insert(offset_bytes, rounded_bytes);
   in_use_.insert(offset_bytes, rounded_bytes);
+  // Past the description block, inside the file, and no longer allocatable.
+  assert(offset_bytes % allocsize_bytes_ == 0 && offset_bytes >= allocsize_bytes_);
+  assert(offset_bytes + rounded_bytes <= file_bytes_);
+  assert(!avail_.overlaps(offset_bytes, rounded_bytes));
+  assert(in_use_.total_bytes() == in_use_before + rounded_bytes);
   return offset_bytes;
 }
 
@@ -232,6 +286,7 @@ void FileBlocks::free(uint64_t offset_bytes, uint64_t size_bytes) {
     }
   }
   release_block(offset_bytes, rounded_bytes);
+  assert(!in_use_.overlaps(offset_bytes, rounded_bytes));
 }
 
 // __wt_block_off_free: what was allocated since the last checkpoint is referenced by no checkpoint,
@@ -241,6 +296,9 @@ void FileBlocks::release_block(uint64_t offset_bytes, uint64_t size_bytes) {
   if (size_bytes == 0 || !in_use_.contains(offset_bytes, size_bytes)) {
     throw std::invalid_argument("FileBlocks::free: " + describe(offset_bytes, size_bytes) + " is not in use");
   }
+  [[maybe_unused]] const uint64_t alloc_before = alloc_.total_bytes();
+  [[maybe_unused]] const uint64_t avail_before = avail_.total_bytes();
+  [[maybe_unused]] const uint64_t discard_before = discard_.total_bytes();
   in_use_.remove(offset_bytes, size_bytes);
   ExtentList freed;
   freed.insert(offset_bytes, size_bytes);
@@ -249,10 +307,18 @@ void FileBlocks::release_block(uint64_t offset_bytes, uint64_t size_bytes) {
   avail_.merge(fresh);
   freed.subtract(fresh);
   discard_.merge(freed);
+  // Every freed byte went to exactly one place: avail if this checkpoint allocated it (leaving
+  // alloc), discard otherwise.
+  assert(avail_.total_bytes() - avail_before == alloc_before - alloc_.total_bytes());
+  assert((avail_.total_bytes() - avail_before) + (discard_.total_bytes() - discard_before) ==
+         size_bytes);
 }
 
 void FileBlocks::checkpoint() {
   if (resolve_pending_) throw std::logic_error("FileBlocks::checkpoint: previous checkpoint not resolved");
+  // Nothing is left over from the previous checkpoint's deletions (resolve() took them).
+  assert(ckpt_avail_.empty() && deleted_unresolved_referenced_.empty());
+  [[maybe_unused]] const size_t count_before = checkpoints_.size();
   CheckpointBlocks next{next_checkpoint_number_++, alloc_, discard_, in_use_};
   alloc_.clear();
   discard_.clear();
@@ -260,6 +326,10 @@ void FileBlocks::checkpoint() {
   checkpoints_.push_back(std::move(next));
   truncate_avail_at_eof();
   resolve_pending_ = true;
+  // Pinned, every checkpoint stays; unpinned, the new one replaces them all.
+  assert(checkpoints_.size() == (pinned_ ? count_before + 1 : 1));
+  assert(checkpoints_.size() < 2 ||
+         checkpoints_[checkpoints_.size() - 2].number < checkpoints_.back().number);
 }
 
 // __ckpt_process with MongoDB's pattern: every older checkpoint is deleted, oldest first, each rolled
@@ -267,6 +337,7 @@ void FileBlocks::checkpoint() {
 // meet: a range on both was written by a deleted checkpoint and freed since, so no kept checkpoint
 // needs it. It becomes allocatable only at resolve(), once the new checkpoint is durable.
 void FileBlocks::delete_checkpoints_into(CheckpointBlocks& next) {
+  assert(!pinned_);  // a backup pin blocks every deletion
   ExtentList merged_alloc, merged_discard;
   for (const CheckpointBlocks& deleted : checkpoints_) {
     merged_alloc.merge(deleted.alloc);  // disjoint: a block is reused only after leaving every list
@@ -280,6 +351,7 @@ void FileBlocks::delete_checkpoints_into(CheckpointBlocks& next) {
   next.alloc.subtract(reusable);
   next.discard.subtract(reusable);
   ckpt_avail_.merge(reusable);
+  assert(!next.alloc.overlaps(next.discard));  // what both listed is now ckpt_avail's
 }
 
 // __wt_block_extlist_truncate: free space at the end of the file is given back. The block size
@@ -290,14 +362,20 @@ void FileBlocks::truncate_avail_at_eof() {
   avail_.remove(tail->offset_bytes, tail->size_bytes);
   file_bytes_ = tail->offset_bytes;
   if (!pinned_) physical_bytes_ = file_bytes_;
+  // The description block stays, and ranges coalesce: no free range is left at the new end.
+  assert(file_bytes_ >= allocsize_bytes_ && physical_bytes_ >= file_bytes_);
+  assert(!avail_.last() || avail_.last()->end_bytes() < file_bytes_);
 }
 
 void FileBlocks::resolve() {
   if (!resolve_pending_) throw std::logic_error("FileBlocks::resolve: no checkpoint in progress");
+  [[maybe_unused]] const uint64_t reclaimable_bytes =
+      avail_.total_bytes() + ckpt_avail_.total_bytes();
   avail_.merge(ckpt_avail_);
   ckpt_avail_.clear();
   deleted_unresolved_referenced_.clear();
   resolve_pending_ = false;
+  assert(avail_.total_bytes() == reclaimable_bytes);  // ckpt_avail moved to avail, whole
 }
 
 void FileBlocks::checkpoint_and_resolve() {
@@ -308,6 +386,8 @@ void FileBlocks::checkpoint_and_resolve() {
 void FileBlocks::pin() {
   if (resolve_pending_) resolve();
   pinned_ = true;
+  // Pinned with nothing pending: nothing a deleted checkpoint held is waiting to become free.
+  assert(ckpt_avail_.empty() && deleted_unresolved_referenced_.empty());
 }
 
 void FileBlocks::unpin() { pinned_ = false; }
@@ -321,7 +401,12 @@ void FileBlocks::rewrite(uint64_t n_pages, uint64_t page_bytes) {
     const Extent old = it->second;
     it->second = Extent{offset_bytes, size_bytes};
     release_block(old.offset_bytes, old.size_bytes);
+    // Copy-on-write: the new block was taken while the old one was in use, so they are apart.
+    assert(in_use_.contains(offset_bytes, size_bytes));
+    assert(!in_use_.overlaps(old.offset_bytes, old.size_bytes));
   }
+  assert(block_by_page_.size() >= n_pages);
+  assert(n_pages == 0 || block_by_page_.count(n_pages - 1) == 1);
 }
 
 ListTotals FileBlocks::totals() const {
@@ -493,6 +578,7 @@ FileBlocks& BlockManagerModel::add_file(const std::string& name) {
   auto [it, created] = files_.try_emplace(name, allocsize_bytes_);
   if (!created) throw std::invalid_argument("BlockManagerModel::add_file: " + name + " exists");
   if (backup_open_) it->second.pin();
+  assert(it->second.pinned() == backup_open_ && it->second.checkpoint_count() == 0);
   return it->second;
 }
 
@@ -518,6 +604,8 @@ void BlockManagerModel::pin_all() {
   if (backup_open_) throw std::logic_error("BlockManagerModel::pin_all: a backup cursor is already open");
   backup_open_ = true;
   for (auto& [name, blocks] : files_) blocks.pin();
+  assert(every_file(files_, &FileBlocks::pinned, true));
+  assert(every_file(files_, &FileBlocks::resolve_pending, false));  // pin waits for a checkpoint
 }
 
 void BlockManagerModel::release(const std::string& name) { file(name).unpin(); }
@@ -525,16 +613,19 @@ void BlockManagerModel::release(const std::string& name) { file(name).unpin(); }
 void BlockManagerModel::unpin_all() {
   backup_open_ = false;
   for (auto& [name, blocks] : files_) blocks.unpin();
+  assert(every_file(files_, &FileBlocks::pinned, false));
 }
 
 void BlockManagerModel::checkpoint_all() {
   for (auto& [name, blocks] : files_) blocks.checkpoint();
+  assert(every_file(files_, &FileBlocks::resolve_pending, true));
 }
 
 void BlockManagerModel::resolve_all() {
   for (auto& [name, blocks] : files_) {
     if (blocks.resolve_pending()) blocks.resolve();
   }
+  assert(every_file(files_, &FileBlocks::resolve_pending, false));
 }
 
 void BlockManagerModel::checkpoint_and_resolve_all() {

@@ -55,6 +55,10 @@ class ExtentList {
   bool operator==(const ExtentList&) const = default;
 
  private:
+  // For assertions: every range is non-empty, ranges neither touch nor overlap (they coalesce),
+  // and total_bytes_ is their sum. O(ranges).
+  bool well_formed() const;
+
   std::map<uint64_t, uint64_t> end_by_offset_;  // offset -> end, both in bytes
   uint64_t total_bytes_ = 0;
 };

@@ -1,6 +1,7 @@
 #include "models/extent_layout.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace wtsim::models {
 namespace {
@@ -61,6 +62,11 @@ LayoutCheck check_extent_layout(const std::vector<uint64_t>& extents, uint32_t h
                      std::to_string(extents[e] - header) + " bytes");
     }
   }
+  // The verdict and its list agree, and a layout found sound accounts for every byte: each
+  // extent is its header plus the records and free regions in it.
+  assert(c.ok == c.problems.empty() && c.problems.size() <= kMaxProblems);
+  assert(!c.ok ||
+         c.record_bytes + c.free_bytes + uint64_t{header} * extents.size() == c.extent_bytes);
   return c;
 }
 

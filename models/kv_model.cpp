@@ -19,6 +19,30 @@ bool same(const std::string* a, const std::string* b) {
 
 bool same(const Value& a, const std::string* b) { return same(a ? &*a : nullptr, b); }
 
+// The history holds exactly the commits base_seq+1 .. next_seq-1, oldest first (O(1): the deque
+// only ever grows at the back and shrinks at the front).
+bool contiguous(const std::deque<CommitRecord>& history, uint64_t base_seq, uint64_t next_seq) {
+  if (base_seq >= next_seq || history.size() != next_seq - 1 - base_seq) return false;
+  return history.empty() ||
+         (history.front().seq == base_seq + 1 && history.back().seq == next_seq - 1);
+}
+
+bool strictly_ascending(const std::vector<uint64_t>& seqs) {
+  return std::adjacent_find(seqs.begin(), seqs.end(), std::greater_equal<uint64_t>()) == seqs.end();
+}
+
+bool none_pending(const std::deque<CommitRecord>& history) {
+  return std::none_of(history.begin(), history.end(),
+                      [](const CommitRecord& r) { return r.fate == CommitFate::kPending; });
+}
+
+// An acknowledged durable commit above `cut`: one the cut would lose although it must survive.
+bool durable_acked_above(const std::deque<CommitRecord>& history, uint64_t cut) {
+  return std::any_of(history.begin(), history.end(), [cut](const CommitRecord& r) {
+    return r.seq > cut && r.fate == CommitFate::kAcked && r.durable;
+  });
+}
+
 }  // namespace
 
 std::string KvModel::render(const Value& v) const {
@@ -43,43 +67,55 @@ CommitRecord& KvModel::record(uint64_t seq) {
 }
 
 uint64_t KvModel::begin_commit(std::vector<KvWrite> writes, bool durable) {
+  assert(contiguous(history_, base_seq_, next_seq_));
   const uint64_t seq = next_seq_++;
   for (const KvWrite& w : writes) {
     auto& seqs = writes_by_key_[w.key];
     if (seqs.empty() || seqs.back() != seq) seqs.push_back(seq);
+    // A key's writers stay in commit order: this commit is the newest of them.
+    assert(seqs.back() == seq && (seqs.size() < 2 || seqs[seqs.size() - 2] < seq));
   }
   history_.push_back(CommitRecord{seq, std::move(writes), durable, CommitFate::kPending});
+  assert(contiguous(history_, base_seq_, next_seq_) && history_.back().seq == seq);
   return seq;
 }
 
 void KvModel::ack(uint64_t seq) {
   CommitRecord& r = record(seq);
   assert(r.fate == CommitFate::kPending);
+  assert(r.ack_order == 0);  // acknowledged once
   r.fate = CommitFate::kAcked;
   r.ack_order = ++acks_;
   last_acked_ = std::max(last_acked_, seq);
   if (r.durable) durable_point_ = std::max(durable_point_, seq);
-  if (history_.size() > kCompactAboveCommits) compact();
+  assert(last_acked_ < next_seq_ && durable_point_ < next_seq_);
+  if (history_.size() > kCompactAboveCommits) compact();  // may fold `r`: no use of it after
 }
 
 void KvModel::in_doubt(uint64_t seq) {
   CommitRecord& r = record(seq);
   assert(r.fate == CommitFate::kPending);
+  assert(r.ack_order == 0);  // never acknowledged
   r.fate = CommitFate::kInDoubt;
 }
 
 void KvModel::aborted(uint64_t seq) {
   CommitRecord& r = record(seq);
   assert(r.fate == CommitFate::kPending);
+  assert(r.ack_order == 0);  // never acknowledged
   r.fate = CommitFate::kAborted;
 }
 
 void KvModel::flush_returned(uint64_t covered_seq) {
+  assert(covered_seq < next_seq_);  // a flush covers only commits that began (flush_started)
   durable_point_ = std::max(durable_point_, covered_seq);
   if (history_.size() > kCompactAboveCommits) compact();
 }
 
 void KvModel::compact() {
+  assert(contiguous(history_, base_seq_, next_seq_));
+  [[maybe_unused]] const size_t history_before = history_.size();
+  [[maybe_unused]] const uint64_t base_seq_before = base_seq_;
   while (!history_.empty()) {
     CommitRecord& r = history_.front();
     // A commit acknowledged after an active read began stays: that read may see the value before it.
@@ -87,6 +123,10 @@ void KvModel::compact() {
     const bool settled =
         (r.fate == CommitFate::kAcked && r.seq <= durable_point_ && seen_by_every_read) || r.fate == CommitFate::kAborted;
     if (!settled) break;
+    // Never fold a commit acknowledged after an active read began: that read may still return
+    // the value before it.
+    assert(r.fate == CommitFate::kAborted || active_reads_.empty() ||
+           r.ack_order <= *active_reads_.begin());
     for (KvWrite& w : r.writes) {
       if (r.fate == CommitFate::kAcked) {
         if (w.value) {
@@ -96,6 +136,8 @@ void KvModel::compact() {
         }
       }
       auto it = writes_by_key_.find(w.key);
+      // The oldest commit goes first: no older writer of its keys is left behind.
+      assert(it == writes_by_key_.end() || (!it->second.empty() && it->second.front() >= r.seq));
       if (it != writes_by_key_.end() && !it->second.empty() && it->second.front() == r.seq) {
         it->second.erase(it->second.begin());
         if (it->second.empty()) writes_by_key_.erase(it);
@@ -104,15 +146,21 @@ void KvModel::compact() {
     base_seq_ = r.seq;
     history_.pop_front();
   }
+  // The commits folded are exactly those the base now covers.
+  assert(history_before - history_.size() == base_seq_ - base_seq_before);
+  assert(contiguous(history_, base_seq_, next_seq_));
 }
 
 void KvModel::crashed() {
   for (CommitRecord& r : history_) {
     if (r.fate == CommitFate::kPending) r.fate = CommitFate::kInDoubt;
   }
+  assert(none_pending(history_));
 }
 
 RecoveryCheck KvModel::check(const KvState& recovered) const {
+  assert(contiguous(history_, base_seq_, next_seq_));
+  assert(durable_point_ < next_seq_);
   RecoveryCheck out;
   out.durable_point = durable_point_;
   // 1. Every recovered value must come from the base or a commit of the history; the newest
@@ -220,8 +268,13 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
   for (const CommitRecord& r : history_) {
     if (r.seq > cut && r.fate == CommitFate::kAcked) ++out.lost_acked;
   }
+  // The cut never falls below the durable point nor past the last commit, and what it loses is
+  // never an acknowledged durable commit.
+  assert(out.cut >= std::max(durable_point_, base_seq_) && out.cut < next_seq_);
+  assert(!durable_acked_above(history_, out.cut));
   if (!out.ok) {
     out.mismatches = phantoms.empty() ? at_lower_cut : phantoms;
+    assert(!out.mismatches.empty());  // a failed check names a key
     const Mismatch& m = out.mismatches.front();
     out.summary = "key " + m.key + ": expected " + m.expected + ", found " + m.found +
                   " (state matches no prefix >= durable point " + std::to_string(durable_point_) +
@@ -245,6 +298,7 @@ std::set<std::string> KvModel::differing_keys(const std::map<std::string, Value>
   while (b != base_.end() || r != recovered.end()) {
     const bool take_b = b != base_.end() && (r == recovered.end() || b->first <= r->first);
     const bool take_r = r != recovered.end() && (b == base_.end() || r->first <= b->first);
+    assert(take_b || take_r);  // the merge walk always advances
     const std::string& key = take_b ? b->first : r->first;
     const std::string* expected = take_b ? &b->second : nullptr;
     if (auto o = overlay.find(key); o != overlay.end()) expected = o->second ? &*o->second : nullptr;
@@ -261,10 +315,12 @@ std::set<std::string> KvModel::differing_keys(const std::map<std::string, Value>
 uint64_t KvModel::begin_read() {
   assert(active_reads_.size() < kActiveReadsMax && "a read that never ended (no end_read)");
   active_reads_.insert(acks_);
+  assert(*active_reads_.rbegin() == acks_);  // acks only grow: this read is the newest
   return acks_;
 }
 
 void KvModel::end_read(uint64_t token) {
+  assert(token <= acks_);  // a token is an ack count some begin_read handed out
   const auto it = active_reads_.find(token);
   if (it != active_reads_.end()) active_reads_.erase(it);  // absent if a crash ended it (rebase)
 }
@@ -274,6 +330,7 @@ std::vector<Value> KvModel::readable_values(const std::string& key, uint64_t tok
   static const std::vector<uint64_t> kNone;
   const auto found = writes_by_key_.find(key);
   const std::vector<uint64_t>& seqs = found != writes_by_key_.end() ? found->second : kNone;
+  assert(strictly_ascending(seqs) && (seqs.empty() || seqs.front() > base_seq_));
   size_t first = seqs.size();  // the newest commit on `key` acknowledged before the read began
   while (first > 0) {
     const CommitRecord& r = record(seqs[first - 1]);
@@ -298,6 +355,7 @@ std::vector<Value> KvModel::readable_values(const std::string& key, uint64_t tok
     }
   }
   assert(!out.empty());
+  assert(out.size() <= seqs.size() + 1);  // the floor, then at most one value per later writer
   return out;
 }
 

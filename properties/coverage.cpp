@@ -1,34 +1,45 @@
 #include "properties/coverage.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace wtsim::properties {
 
 const std::vector<CoverageMarker>& coverage_catalogue() {
   static const std::vector<CoverageMarker> markers = {
-      {"crash_during_recovery", "the node crashed again while recovering", {}, "crash"},
-      {"crash_during_eviction", "the crashing disk operation was WiredTiger evicting a page", {}, "crash"},
-      {"crash_during_checkpoint", "the crashing disk operation came while a checkpoint ran", {}, "crash"},
-      {"crash_during_log_switch", "the crashing disk operation created a new log file or closed the old one", {}, "crash"},
-      {"crash_during_padding_move", "a crash hit while a padded record was moving", {"padding"}, "crash"},
-      {"crash_during_backup_copy", "a crash hit while a hot backup was copying", {"backup"}, "crash"},
-      {"crash_during_ttl_pass", "a crash hit while the TTL monitor was deleting", {"time_series"}, "crash"},
-      {"torn_log_tail_recovered", "a torn-write crash cut unsynced commits and recovery held", {}, "crash"},
-      {"unsynced_commits_lost", "a crash lost acknowledged non-durable commits (legal) and recovery held", {}, "crash"},
-      {"write_conflict_retried", "a write conflict was retried", {"documents"}, ""},
-      {"lock_waited", "a lock request queued behind a conflicting one", {"documents", "padding", "backup", "time_series"}, ""},
-      {"record_moved", "a padded record outgrew its slot and moved", {"padding"}, ""},
-      {"ttl_deleted", "the TTL monitor deleted documents", {"time_series"}, ""},
-      {"sentinel_recovery", "a restart found backup.in_progress and did a normal crash recovery", {"backup"}, "crash"},
-      {"io_error_injected", "an injected EIO reached WiredTiger", {}, "io_error"},
-      {"enospc_reached", "WiredTiger got ENOSPC from the disk", {}, "disk_full"},
+      {Marker::kCrashDuringRecovery, "crash_during_recovery", "the node crashed again while recovering", {}, "crash"},
+      {Marker::kCrashDuringEviction, "crash_during_eviction", "the crashing disk operation was WiredTiger evicting a page", {}, "crash"},
+      {Marker::kCrashDuringCheckpoint, "crash_during_checkpoint", "the crashing disk operation came while a checkpoint ran", {}, "crash"},
+      {Marker::kCrashDuringLogSwitch, "crash_during_log_switch", "the crashing disk operation created a new log file or closed the old one", {}, "crash"},
+      {Marker::kCrashDuringPaddingMove, "crash_during_padding_move", "a crash hit while a padded record was moving", {"padding"}, "crash"},
+      {Marker::kCrashDuringBackupCopy, "crash_during_backup_copy", "a crash hit while a hot backup was copying", {"backup"}, "crash"},
+      {Marker::kCrashDuringTtlPass, "crash_during_ttl_pass", "a crash hit while the TTL monitor was deleting", {"time_series"}, "crash"},
+      {Marker::kTornLogTailRecovered, "torn_log_tail_recovered", "a torn-write crash cut unsynced commits and recovery held", {}, "crash"},
+      {Marker::kUnsyncedCommitsLost, "unsynced_commits_lost", "a crash lost acknowledged non-durable commits (legal) and recovery held", {}, "crash"},
+      {Marker::kWriteConflictRetried, "write_conflict_retried", "a write conflict was retried", {"documents"}, ""},
+      {Marker::kLockWaited, "lock_waited", "a lock request queued behind a conflicting one", {"documents", "padding", "backup", "time_series"}, ""},
+      {Marker::kRecordMoved, "record_moved", "a padded record outgrew its slot and moved", {"padding"}, ""},
+      {Marker::kTtlDeleted, "ttl_deleted", "the TTL monitor deleted documents", {"time_series"}, ""},
+      {Marker::kSentinelRecovery, "sentinel_recovery", "a restart found backup.in_progress and did a normal crash recovery", {"backup"}, "crash"},
+      {Marker::kIoErrorInjected, "io_error_injected", "an injected EIO reached WiredTiger", {}, "io_error"},
+      {Marker::kEnospcReached, "enospc_reached", "WiredTiger got ENOSPC from the disk", {}, "disk_full"},
   };
+  assert(markers.size() == kMarkerCount);
   return markers;
 }
 
-bool is_known_marker(const std::string& name) {
-  const auto& all = coverage_catalogue();
-  return std::any_of(all.begin(), all.end(), [&](const CoverageMarker& m) { return name == m.name; });
+const char* name_of(Marker marker) {
+  const size_t i = static_cast<size_t>(marker);
+  assert(i < coverage_catalogue().size());
+  assert(coverage_catalogue()[i].marker == marker && "the catalogue is in the enum's order");
+  return coverage_catalogue()[i].name;
+}
+
+std::optional<Marker> find_marker(const std::string& name) {
+  for (const CoverageMarker& m : coverage_catalogue()) {
+    if (name == m.name) return m.marker;
+  }
+  return std::nullopt;
 }
 
 bool applies_to(const CoverageMarker& m, const std::string& workload_kind, const std::vector<std::string>& fault_kinds) {

@@ -3,20 +3,45 @@
 // each (its verdict's "coverage"); `wtsim explore` counts the seeds that reached each and flags
 // the markers a scenario could reach but no seed did - a sign the swarm or the workload no
 // longer drives the engine where the bugs live.
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace wtsim::properties {
 
+enum class Marker {
+  kCrashDuringRecovery,
+  kCrashDuringEviction,
+  kCrashDuringCheckpoint,
+  kCrashDuringLogSwitch,
+  kCrashDuringPaddingMove,
+  kCrashDuringBackupCopy,
+  kCrashDuringTtlPass,
+  kTornLogTailRecovered,
+  kUnsyncedCommitsLost,
+  kWriteConflictRetried,
+  kLockWaited,
+  kRecordMoved,
+  kTtlDeleted,
+  kSentinelRecovery,
+  kIoErrorInjected,
+  kEnospcReached,
+};
+inline constexpr size_t kMarkerCount = 16;
+
 struct CoverageMarker {
+  Marker marker;
   const char* name;
   const char* meaning;
   std::vector<std::string> kinds;  // workload kinds that can reach it; empty: every kind
   const char* needs_fault;         // a fault kind the scenario must be able to draw, or ""
 };
 
+// Every marker, in the enum's order.
 const std::vector<CoverageMarker>& coverage_catalogue();
-bool is_known_marker(const std::string& name);
+const char* name_of(Marker marker);
+std::optional<Marker> find_marker(const std::string& name);
 // Whether a scenario of `workload_kind`, able to draw `fault_kinds`, can reach `m` at all.
 bool applies_to(const CoverageMarker& m, const std::string& workload_kind, const std::vector<std::string>& fault_kinds);
 

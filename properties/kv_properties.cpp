@@ -10,7 +10,7 @@ std::vector<Violation> check_recovered_state(const models::KvModel& model,
   if (!check.ok) {
     bool phantom = false;
     for (const auto& m : check.mismatches) phantom |= m.found.find("never written") != std::string::npos;
-    out.push_back({phantom ? "no_phantom_values" : "recovered_state_is_prefix", now_ns, check.summary});
+    out.push_back({phantom ? Property::kNoPhantomValues : Property::kRecoveredStateIsPrefix, now_ns, check.summary});
   }
   if (details != nullptr) *details = std::move(check);
   return out;
@@ -23,11 +23,11 @@ std::optional<Violation> check_final_state(const models::KvModel& model,
   models::RecoveryCheck check = model.check(state);
   if (check.ok && check.lost_acked == 0) return std::nullopt;
   for (const auto& m : check.mismatches) {  // a value no commit wrote is a phantom, crash or not
-    if (m.found.find("never written") != std::string::npos) return Violation{"no_phantom_values", now_ns, check.summary};
+    if (m.found.find("never written") != std::string::npos) return Violation{Property::kNoPhantomValues, now_ns, check.summary};
   }
   std::string detail = check.ok ? std::to_string(check.lost_acked) + " acknowledged commits missing"
                                 : check.summary;
-  return Violation{"final_state_matches", now_ns, detail};
+  return Violation{Property::kFinalStateMatches, now_ns, detail};
 }
 
 }  // namespace wtsim::properties

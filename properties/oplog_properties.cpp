@@ -15,11 +15,11 @@ std::string shown(const engine::Document& d) {
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> check_oplog(const std::vector<OplogEntry>& entries,
+std::vector<Finding> check_oplog(const std::vector<OplogEntry>& entries,
                                                              const std::map<std::string, engine::Document>& data) {
-  std::vector<std::pair<std::string, std::string>> out;
+  std::vector<Finding> out;
   auto problem = [&](std::string detail) {
-    if (out.size() < kProblemsMax) out.emplace_back("oplog_matches_data", std::move(detail));
+    if (out.size() < kProblemsMax) out.emplace_back(Property::kOplogMatchesData, std::move(detail));
   };
   std::map<std::string, const OplogEntry*> newest;
   for (size_t i = 0; i < entries.size(); ++i) {

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "properties/violation.h"
+
 #include "engine/document.h"
 
 namespace wtsim::properties {
@@ -25,7 +27,7 @@ struct OplogEntry {
 
 // `entries` in the oplog's order; `data` the collections' documents by the same keys.
 // (property, detail) pairs: oplog_matches_data.
-std::vector<std::pair<std::string, std::string>> check_oplog(const std::vector<OplogEntry>& entries,
+std::vector<Finding> check_oplog(const std::vector<OplogEntry>& entries,
                                                              const std::map<std::string, engine::Document>& data);
 
 }  // namespace wtsim::properties

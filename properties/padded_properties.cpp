@@ -21,20 +21,20 @@ bool same(const std::vector<engine::Region>& a, const std::vector<engine::Region
 
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> check_padded_layout(const std::string& ns,
+std::vector<Finding> check_padded_layout(const std::string& ns,
                                                                      const engine::PaddedLayout& layout) {
-  std::vector<std::pair<std::string, std::string>> out;
+  std::vector<Finding> out;
   const models::LayoutCheck c = models::check_extent_layout(
       layout.extents, engine::MmapAllocator::kExtentHeaderBytes, spans(layout.records), spans(layout.free));
-  for (const std::string& p : c.problems) out.emplace_back("record_layout", ns + ": " + p);
+  for (const std::string& p : c.problems) out.emplace_back(Property::kRecordLayout, ns + ": " + p);
   if (layout.memory_extents != layout.extents || !same(layout.memory_free, layout.free) ||
       layout.memory_padding_factor != layout.padding_factor) {
-    out.emplace_back("record_layout", ns + ": the allocator's memory differs from its tables (" +
+    out.emplace_back(Property::kRecordLayout, ns + ": the allocator's memory differs from its tables (" +
                                           std::to_string(layout.memory_free.size()) + " vs " +
                                           std::to_string(layout.free.size()) + " free regions)");
   }
   if (layout.padding_factor < engine::MmapAllocator::kPaddingMin || layout.padding_factor > engine::MmapAllocator::kPaddingMax) {
-    out.emplace_back("padding_factor_in_range", ns + ": paddingFactor " + std::to_string(layout.padding_factor));
+    out.emplace_back(Property::kPaddingFactorInRange, ns + ": paddingFactor " + std::to_string(layout.padding_factor));
   }
   return out;
 }

@@ -5,13 +5,15 @@
 #include <utility>
 #include <vector>
 
+#include "properties/violation.h"
+
 #include "engine/engine.h"
 
 namespace wtsim::properties {
 
 // (property, detail) pairs: record_layout (every byte of every extent in exactly one record or
 // free region; the allocator's memory equals what its tables hold) and padding_factor_in_range.
-std::vector<std::pair<std::string, std::string>> check_padded_layout(const std::string& ns,
+std::vector<Finding> check_padded_layout(const std::string& ns,
                                                                      const engine::PaddedLayout& layout);
 
 }  // namespace wtsim::properties

@@ -1,65 +1,77 @@
 #include "properties/violation.h"
 
+#include <cassert>
+
 namespace wtsim::properties {
 
 const std::vector<PropertyInfo>& catalogue() {
   static const std::vector<PropertyInfo> kProperties = {
-      {"recovered_state_is_prefix",
+      {Property::kRecoveredStateIsPrefix, "recovered_state_is_prefix",
        "after a crash the data equals the state after some prefix of the commit order that "
        "includes every acknowledged durable commit; in-doubt commits wholly present or absent"},
-      {"no_phantom_values", "no recovered value that no commit ever wrote"},
-      {"recovery_succeeds",
+      {Property::kNoPhantomValues, "no_phantom_values", "no recovered value that no commit ever wrote"},
+      {Property::kRecoverySucceeds, "recovery_succeeds",
        "the node reopens after a crash (absent corruption faults, which must be detected "
        "instead)"},
-      {"corruption_detected_or_harmless",
+      {Property::kCorruptionDetectedOrHarmless, "corruption_detected_or_harmless",
        "after a bit flip or misdirected write, WiredTiger refuses to open or the data is intact"},
-      {"tables_verify", "WiredTiger's verify passes on every table after recovery"},
-      {"index_consistency",
+      {Property::kTablesVerify, "tables_verify", "WiredTiger's verify passes on every table after recovery"},
+      {Property::kIndexConsistency, "index_consistency",
        "validate: every record has exactly its index entries and every entry points to a record "
        "that produces it; the collection's count matches"},
-      {"ttl_safety",
+      {Property::kTtlSafety, "ttl_safety",
        "the TTL monitor deletes only documents whose indexed field holds a Date (or an array with "
        "one) below now - expireAfterSeconds at the time of its pass, and deletes nothing on a secondary"},
-      {"ttl_bounded_age",
+      {Property::kTtlBoundedAge, "ttl_bounded_age",
        "absent faults, when a TTL pass finishes nothing older than its bound remains (so no "
        "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass)"},
-      {"record_layout",
+      {Property::kRecordLayout, "record_layout",
        "MMAPv1 layout: every byte of every extent is in exactly one record or free region, nothing "
        "overlaps an extent header, and the allocator's memory equals its tables"},
-      {"padding_factor_in_range", "paddingFactor stays within [1.0, 2.0]"},
-      {"backup_restores_snapshot",
+      {Property::kPaddingFactorInRange, "padding_factor_in_range", "paddingFactor stays within [1.0, 2.0]"},
+      {Property::kBackupRestoresSnapshot, "backup_restores_snapshot",
        "a completed hot backup opens as a node holding exactly the data at the backup's point in "
        "time, survives its own checkpoint, WiredTiger verify and a reopen"},
-      {"backup_leaves_no_pin",
+      {Property::kBackupLeavesNoPin, "backup_leaves_no_pin",
        "after a backup, finished or abandoned (sentinel), no table keeps the backup's checkpoint"},
-      {"oplog_matches_data",
+      {Property::kOplogMatchesData, "oplog_matches_data",
        "every document's newest oplog entry is its current image (or a delete and it is absent); "
        "with an untrimmed oplog every document has one: no write without its entry, no entry "
        "without its write, after any crash"},
-      {"reads_see_committed",
+      {Property::kReadsSeeCommitted, "reads_see_committed",
        "a find returns only documents that match it, each a version its snapshot may see: written "
        "by a commit, not rolled back, and not older than the newest acknowledged before the find began"},
-      {"lock_safety", "the lock manager never granted two conflicting modes on one resource"},
-      {"sentinel_recovery", "a node that crashed mid-backup restarts with crash recovery, never a restore from a stale WiredTiger.backup"},
-      {"increments_counted_once",
+      {Property::kLockSafety, "lock_safety", "the lock manager never granted two conflicting modes on one resource"},
+      {Property::kSentinelRecovery, "sentinel_recovery", "a node that crashed mid-backup restarts with crash recovery, never a restore from a stale WiredTiger.backup"},
+      {Property::kIncrementsCountedOnce, "increments_counted_once",
        "each committed image's $inc counter equals the previous image's plus the increment "
        "(no lost or doubled update)"},
-      {"final_state_matches", "at the end of a run without a crash, the data equals the model"},
-      {"liveness", "the run finishes: no deadlock, no fiber running past the time limit"},
-      {"no_internal_error", "no unexpected exception escaped a simulated fiber"},
+      {Property::kFinalStateMatches, "final_state_matches", "at the end of a run without a crash, the data equals the model"},
+      {Property::kLiveness, "liveness", "the run finishes: no deadlock, no fiber running past the time limit"},
+      {Property::kNoInternalError, "no_internal_error", "no unexpected exception escaped a simulated fiber"},
   };
+  assert(kProperties.size() == kPropertyCount);
   return kProperties;
 }
 
-bool is_known_property(const std::string& name) {
-  for (const PropertyInfo& p : catalogue()) {
-    if (name == p.name) return true;
-  }
-  return false;
+const char* name_of(Property property) {
+  const size_t i = static_cast<size_t>(property);
+  assert(i < catalogue().size());
+  assert(catalogue()[i].property == property && "the catalogue is in the enum's order");
+  return catalogue()[i].name;
 }
 
+std::optional<Property> find_property(const std::string& name) {
+  for (const PropertyInfo& p : catalogue()) {
+    if (name == p.name) return p.property;
+  }
+  return std::nullopt;
+}
+
+const char* Violation::name() const { return name_of(property); }
+
 nlohmann::json to_json(const Violation& v) {
-  return {{"property", v.property}, {"at_ms", v.at_ns / sim::kNsPerMs},
+  return {{"property", name_of(v.property)}, {"at_ms", v.at_ns / sim::kNsPerMs},
           {"event", v.event_index}, {"detail", v.detail}};
 }
 

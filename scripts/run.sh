@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-exec build/sim/cli/wtsim run scenarios/smoke.json --seed 1 --trace smoke-trace.json "$@"
+exec build/cli/wtsim run scenarios/smoke.json --seed 1 --trace smoke-trace.json "$@"

@@ -1,14 +1,16 @@
-// Swarm knobs (sim/world/knobs.h), BUGGIFY (sim/buggify.h) and the liveness phase
-// (sim/world/liveness.cpp).
+// Swarm knobs (world/knobs.h), BUGGIFY (sim/buggify.h) and the liveness phase
+// (world/liveness.cpp).
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "sim/buggify.h"
-#include "sim/world/replay.h"
-#include "sim/world/world.h"
+#include "runs/replay.h"
+#include "world/world.h"
 
 namespace wtsim::world {
+
+using namespace runs;  // replay and shrink drive whole runs of this world
 namespace {
 
 const std::string kSource = WTSIM_SOURCE_DIR;
@@ -95,7 +97,7 @@ TEST(Liveness, ATtlMonitorThatDoesNotRunInTimeIsALivenessViolation) {
                                    {"duration_ms=5000", "liveness_ms=10000", "knobs={}", "ttl.monitor_sleep_s=60", "fault_plan=[]", "swarm=null"});
   const RunResult r = run_scenario(s, 1);
   ASSERT_EQ(r.violations.size(), 1u);
-  EXPECT_EQ(r.violations[0].property, "liveness");
+  EXPECT_EQ(r.violations[0].property, properties::Property::kLiveness);
   EXPECT_NE(r.violations[0].detail.find("no complete TTL pass since the faults stopped"), std::string::npos);
 }
 

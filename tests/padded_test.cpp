@@ -95,7 +95,7 @@ TEST(ExtentLayout, TheOracleFindsOverlapsGapsAndHeaderDamage) {
   EXPECT_FALSE(models::check_extent_layout(extents, 176, {{0, 176, 4000}}, {}).ok);                 // past end
 }
 
-std::vector<std::pair<std::string, std::string>> layout_problems(DocumentEngine& e, OperationContext& op) {
+std::vector<properties::Finding> layout_problems(DocumentEngine& e, OperationContext& op) {
   PaddedLayout layout;
   EXPECT_EQ(e.padded_layout(op, kNs, &layout), 0);
   return properties::check_padded_layout(kNs, layout);

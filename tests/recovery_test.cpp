@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "sim/world/world.h"
+#include "world/world.h"
 
 namespace wtsim::world {
 namespace {
@@ -51,7 +51,7 @@ TEST_P(CrashEverywhere, EveryDiskOpOfASmallRun) {
     plan.faults.push_back(crash);
     RunResult r = run_scenario(s, op, &plan);
     crashed_runs += r.stats.crashes;
-    ASSERT_TRUE(r.ok) << "crash at disk op " << op << ": " << r.violations.front().property << ": "
+    ASSERT_TRUE(r.ok) << "crash at disk op " << op << ": " << r.violations.front().name() << ": "
                       << r.violations.front().detail;
     ASSERT_GE(r.stats.recoveries, r.stats.crashes);
   }
@@ -89,7 +89,7 @@ TEST(Recovery, ACrashAtDiskOpsOfARunThatEvictsRecovers) {
     plan.faults.push_back(crash);
     RunResult r = run_scenario(s, op, &plan);
     crashed_runs += r.stats.crashes > 0 ? 1 : 0;
-    ASSERT_TRUE(r.ok) << "crash at disk op " << op << ": " << r.violations.front().property << ": " << r.violations.front().detail;
+    ASSERT_TRUE(r.ok) << "crash at disk op " << op << ": " << r.violations.front().name() << ": " << r.violations.front().detail;
     ASSERT_GE(r.stats.recoveries, r.stats.crashes);
     for (const auto& [marker, n] : r.trace->verdict()["coverage"].items()) reached[marker] += n.get<uint64_t>() > 0 ? 1 : 0;
     if (op % 91 == 3) {  // and again: the same seed, the same run

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "sim/world/world.h"
+#include "world/world.h"
 
 namespace wtsim::world {
 namespace {

@@ -8,11 +8,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "sim/world/replay.h"
-#include "sim/world/shrink.h"
+#include "runs/replay.h"
+#include "runs/shrink.h"
 #include "traces/trace_reader.h"
 
 namespace wtsim::world {
+
+using namespace runs;  // replay and shrink drive whole runs of this world
 namespace {
 
 const std::string kSource = WTSIM_SOURCE_DIR;
@@ -67,7 +69,7 @@ nlohmann::json padded_failing_header() {
   const Scenario s = scenario_from_json(j, "padded");
   RunResult r = run_scenario(s, 2, &plan);
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.violations.at(0).property, kProperty);
+  EXPECT_EQ(r.violations.at(0).name(), kProperty);
   return r.trace->header();
 }
 
@@ -89,7 +91,7 @@ TEST(Shrink, ShrinksThePaddedNegativeControlToAFewEvents) {
   // The minimal run fails the same property, its header describes it by itself (explicit plan,
   // no swarm), and it replays identically.
   const RunResult& m = r.minimal;
-  EXPECT_TRUE(std::any_of(m.violations.begin(), m.violations.end(), [](const auto& v) { return v.property == kProperty; }));
+  EXPECT_TRUE(std::any_of(m.violations.begin(), m.violations.end(), [](const auto& v) { return v.name() == kProperty; }));
   const nlohmann::json& h = m.trace->header();
   EXPECT_FALSE(h["scenario"].contains("swarm"));
   EXPECT_EQ(h["scenario"]["fault_plan"], h["fault_plan"]);

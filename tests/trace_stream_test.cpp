@@ -6,12 +6,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "sim/world/replay.h"
-#include "sim/world/world.h"
+#include "runs/replay.h"
+#include "world/world.h"
 #include "traces/trace_reader.h"
 #include "traces/trace_stream.h"
 
 namespace wtsim::world {
+
+using namespace runs;  // replay and shrink drive whole runs of this world
 namespace {
 
 const std::string kSource = WTSIM_SOURCE_DIR;

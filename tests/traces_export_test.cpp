@@ -8,7 +8,7 @@
 #include <set>
 #include <sstream>
 
-#include "sim/world/world.h"
+#include "world/world.h"
 #include "traces/perfetto.h"
 
 namespace wtsim::traces {

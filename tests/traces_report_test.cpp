@@ -4,7 +4,7 @@
 // in a real browser by tests/report_test.sh.)
 #include <gtest/gtest.h>
 
-#include "sim/world/world.h"
+#include "world/world.h"
 #include "traces/report.h"
 #include "traces/trace.h"
 

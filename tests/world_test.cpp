@@ -5,11 +5,13 @@
 #include <cstdio>
 #include <fstream>
 
-#include "sim/world/world.h"
-#include "sim/world/replay.h"
+#include "world/world.h"
+#include "runs/replay.h"
 #include "traces/trace_reader.h"
 
 namespace wtsim::world {
+
+using namespace runs;  // replay and shrink drive whole runs of this world
 namespace {
 
 const std::string kSource = WTSIM_SOURCE_DIR;
@@ -29,7 +31,7 @@ TEST(World, SmokeHoldsAndIsDeterministicOver100Seeds) {
   for (uint64_t seed = 1; seed <= 100; ++seed) {
     RunResult a = run_scenario(s, seed);
     RunResult b = run_scenario(s, seed);
-    ASSERT_TRUE(a.ok) << "seed " << seed << ": " << a.violations.front().property << ": " << a.violations.front().detail;
+    ASSERT_TRUE(a.ok) << "seed " << seed << ": " << a.violations.front().name() << ": " << a.violations.front().detail;
     ASSERT_EQ(a.trace->to_json().dump(), b.trace->to_json().dump()) << "seed " << seed << " is not deterministic";
     crashes += a.stats.crashes;
     recoveries += a.stats.recoveries;
@@ -45,7 +47,7 @@ TEST(World, FaultMixHoldsOver40Seeds) {
   uint64_t failed_commits = 0;
   for (uint64_t seed = 1; seed <= 40; ++seed) {
     RunResult r = run_scenario(s, seed);
-    ASSERT_TRUE(r.ok) << "seed " << seed << ": " << r.violations.front().property << ": " << r.violations.front().detail;
+    ASSERT_TRUE(r.ok) << "seed " << seed << ": " << r.violations.front().name() << ": " << r.violations.front().detail;
     failed_commits += r.stats.commits_failed;
   }
   EXPECT_GT(failed_commits, 0u);  // the errors really reach the engine
@@ -59,7 +61,7 @@ TEST(World, CorruptionIsOnlyEverReportedAsCorruption) {
   for (uint64_t seed = 1; seed <= 20; ++seed) {
     RunResult r = run_scenario(s, seed);
     for (const auto& v : r.violations) {
-      EXPECT_EQ(v.property, "corruption_detected_or_harmless") << "seed " << seed << ": " << v.detail;
+      EXPECT_EQ(v.property, properties::Property::kCorruptionDetectedOrHarmless) << "seed " << seed << ": " << v.detail;
       ++reported;
     }
   }
@@ -72,7 +74,7 @@ TEST(World, DocumentsHoldAndAreDeterministicOver30Seeds) {
   for (uint64_t seed = 1; seed <= 30; ++seed) {
     RunResult a = run_scenario(s, seed);
     RunResult b = run_scenario(s, seed);
-    ASSERT_TRUE(a.ok) << "seed " << seed << ": " << a.violations.front().property << ": " << a.violations.front().detail;
+    ASSERT_TRUE(a.ok) << "seed " << seed << ": " << a.violations.front().name() << ": " << a.violations.front().detail;
     ASSERT_EQ(a.trace->hash(), b.trace->hash()) << "seed " << seed << " is not deterministic";
     crashes += a.stats.crashes;
     for (const auto& e : a.trace->events()) samples += e["kind"] == "sample" ? 1 : 0;
@@ -152,7 +154,7 @@ TEST(World, TtlSurvivesCrashesAndCatchesUp) {
                                     R"(fault_plan=[{"kind":"crash","at_ms":130500,"mode":"torn_prefix"},{"kind":"crash","at_disk_op":90000,"mode":"sector_damage"},{"kind":"crash","at_ms":301000}])"});
   RunResult a = run_scenario(s, 4);
   RunResult b = run_scenario(s, 4);
-  ASSERT_TRUE(a.ok) << a.violations.front().property << ": " << a.violations.front().detail;
+  ASSERT_TRUE(a.ok) << a.violations.front().name() << ": " << a.violations.front().detail;
   EXPECT_EQ(a.trace->hash(), b.trace->hash());
   EXPECT_GE(a.stats.crashes, 2u);
   uint64_t passes_with_deletes = 0;
@@ -225,7 +227,7 @@ TEST(World, APaddedCollectionSurvivesCrashesInTheMiddleOfMoves) {
   uint64_t crashes = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     RunResult r = run_scenario(base, seed);
-    ASSERT_TRUE(r.ok) << "seed " << seed << ": " << r.violations.front().property << ": " << r.violations.front().detail;
+    ASSERT_TRUE(r.ok) << "seed " << seed << ": " << r.violations.front().name() << ": " << r.violations.front().detail;
     crashes += r.stats.crashes;
   }
   EXPECT_GT(crashes, 10u);
@@ -244,7 +246,7 @@ BackupFigures backup_run(const std::string& mode, bool sentinel, const std::stri
   if (!crash_at_ms.empty()) overrides.push_back(R"(fault_plan=[{"kind":"crash","at_ms":)" + crash_at_ms + "}]");
   const Scenario s = load_scenario(kSource + "/scenarios/backup_release.json", overrides);
   RunResult r = run_scenario(s, 1);
-  EXPECT_TRUE(r.ok) << mode << (r.violations.empty() ? "" : ": " + r.violations.front().property + ": " + r.violations.front().detail);
+  EXPECT_TRUE(r.ok) << mode << (r.violations.empty() ? "" : ": " + std::string(r.violations.front().name()) + ": " + r.violations.front().detail);
   BackupFigures f;
   f.crashes = r.stats.crashes;
   for (const auto& e : r.trace->events()) {
@@ -275,7 +277,7 @@ TEST(World, AFullBackupDeviceFailsTheBackupNotTheNode) {
   const Scenario s = load_scenario(kSource + "/scenarios/backup_release.json",
                                    {"duration_ms=160000", "backup.copy_mb_per_s=2", "backup.destination_mb=5"});
   RunResult r = run_scenario(s, 1);
-  ASSERT_TRUE(r.ok) << r.violations.front().property << ": " << r.violations.front().detail;  // incl. no pin left
+  ASSERT_TRUE(r.ok) << r.violations.front().name() << ": " << r.violations.front().detail;  // incl. no pin left
   bool failed = false;
   for (const auto& e : r.trace->events()) {
     if (e["kind"] == "backup_failed") {
@@ -314,7 +316,7 @@ TEST(World, NegativeControlLyingSyncIsCaught) {
   const Scenario s = load_scenario(kSource + "/scenarios/negative_lying_sync.json");
   RunResult r = run_scenario(s, 1);
   ASSERT_FALSE(r.ok);
-  EXPECT_EQ(r.violations.front().property, "recovered_state_is_prefix");
+  EXPECT_EQ(r.violations.front().property, properties::Property::kRecoveredStateIsPrefix);
 }
 
 TEST(World, WithoutTheLieTheSameRunHolds) {

@@ -1,6 +1,7 @@
 #include "traces/trace.h"
 
 #include <cassert>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -19,16 +20,37 @@ std::string canonical(const nlohmann::json& j) {
 
 }  // namespace
 
+bool has_unhashed_part(const nlohmann::json& event) {
+  return event.contains("details") && event["details"].is_object() && event["details"].contains("measured");
+}
+
+nlohmann::json hashed_part(nlohmann::json event) {
+  if (has_unhashed_part(event)) event["details"].erase("measured");
+  assert(!has_unhashed_part(event));
+  return event;
+}
+
+std::optional<Divergence> diverges_at(size_t index, const nlohmann::json& want, const nlohmann::json& have) {
+  const nlohmann::json w = want.is_null() ? want : hashed_part(want);
+  const nlohmann::json h = have.is_null() ? have : hashed_part(have);
+  if (w == h) return std::nullopt;
+  return Divergence{index, w, h};
+}
+
+std::optional<Divergence> first_divergence(const std::vector<nlohmann::json>& expected,
+                                           const std::vector<nlohmann::json>& got) {
+  const size_t n = std::max(expected.size(), got.size());
+  for (size_t i = 0; i < n; ++i) {
+    auto d = diverges_at(i, i < expected.size() ? expected[i] : nlohmann::json(), i < got.size() ? got[i] : nlohmann::json());
+    if (d) return d;
+  }
+  return std::nullopt;
+}
+
 TraceHasher::TraceHasher(const nlohmann::json& header) : h_(sim::fnv1a64(canonical(header))) {}
 
 void TraceHasher::event(const nlohmann::json& e) {
-  if (e.contains("details") && e["details"].is_object() && e["details"].contains("measured")) {
-    nlohmann::json witness = e;
-    witness["details"].erase("measured");
-    h_ = sim::fnv1a64(canonical(witness), h_);
-  } else {
-    h_ = sim::fnv1a64(canonical(e), h_);
-  }
+  h_ = sim::fnv1a64(canonical(has_unhashed_part(e) ? hashed_part(e) : e), h_);
 }
 
 std::string TraceHasher::finish(const nlohmann::json& verdict, uint64_t dropped) const {

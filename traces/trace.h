@@ -34,6 +34,21 @@ class TraceHasher {
   uint64_t h_;
 };
 
+// The part of an event the hash covers and a replay compares: all of it but details.measured.
+nlohmann::json hashed_part(nlohmann::json event);
+bool has_unhashed_part(const nlohmann::json& event);
+
+// Where a re-run first differs from the recorded events, in their hashed parts.
+struct Divergence {
+  size_t event_index = 0;
+  nlohmann::json expected, got;  // null past either end
+};
+// The first index at which `got` differs from `expected` (two event arrays), if any.
+std::optional<Divergence> first_divergence(const std::vector<nlohmann::json>& expected,
+                                           const std::vector<nlohmann::json>& got);
+// One step of the same rule for events compared as they stream: null `want` or `have` past an end.
+std::optional<Divergence> diverges_at(size_t index, const nlohmann::json& want, const nlohmann::json& have);
+
 // Receives the header, then each event as it is produced (streaming traces, on-the-fly replay).
 // Called from inside the run: must not throw and must not touch the run.
 class EventSink {

@@ -1,0 +1,287 @@
+#include "runs/explore.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "properties/coverage.h"
+#include "runs/exit_code.h"
+#include "runs/seed_pool.h"
+#include "world/scenario.h"
+
+namespace wtsim::runs {
+namespace {
+
+constexpr int kJobsMax = 64;
+constexpr uint64_t kRecheckBit = 1ull << 62;  // a pool job id with it is a seed's second run
+// Not an exit code: a run that held, in which a fault no node survives was classified
+// (verdict "unsurvivable"). Counted apart from both held and violated.
+constexpr int kHeldUnsurvivable = -1;
+// Not an exit code either: a run killed after --seed-timeout (a hang of the tool or of WiredTiger).
+constexpr int kTimedOut = -2;
+constexpr int kNotYet = -1000;  // a rechecked seed's run that has not ended
+
+bool parse_shard(const std::string& text, uint64_t* k, uint64_t* n) {
+  std::smatch m;
+  if (!std::regex_match(text, m, std::regex(R"((\d{1,9})/(\d{1,9}))"))) return false;
+  *k = std::stoull(m[1]);
+  *n = std::stoull(m[2]);
+  return *n >= 1 && *k >= 1 && *k <= *n;
+}
+
+const char* outcome_name(int code) {
+  switch (code) {
+    case kHeld: return "held";
+    case kHeldUnsurvivable: return "unsurvivable fault";
+    case kViolated: return "violated";
+    case kBadInput: return "bad input";
+    case kNondeterministic: return "nondeterministic";
+    case kTimedOut: return "timed out";
+    default: return "tool crashed";
+  }
+}
+
+std::string trace_of(const ExploreOptions& o, uint64_t seed) { return o.out_dir + "/seed-" + std::to_string(seed) + ".json"; }
+std::string recheck_trace_of(const ExploreOptions& o, uint64_t seed) {
+  return o.out_dir + "/seed-" + std::to_string(seed) + ".recheck.json";
+}
+
+// A trace file's trace_hash, or "" if it cannot be read.
+std::string hash_of(const std::string& trace_path) {
+  std::ifstream in(trace_path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("trace_hash") || !doc["trace_hash"].is_string()) return "";
+  return doc["trace_hash"].get<std::string>();
+}
+
+// Which seeds run twice: round(n * fraction) of them (at least one if the fraction is not 0),
+// spread evenly over the list.
+std::vector<bool> recheck_set(size_t n, double fraction) {
+  std::vector<bool> out(n, false);
+  if (n == 0 || fraction <= 0) return out;
+  const size_t count = std::clamp<size_t>(static_cast<size_t>(static_cast<double>(n) * fraction + 0.5), 1, n);
+  for (size_t i = 0; i < count; ++i) out[i * n / count] = true;
+  return out;
+}
+
+// The first classified unsurvivable fault of a finished run ("reason: detail"), or "".
+std::string unsurvivable_of(const std::string& trace_path) {
+  std::ifstream in(trace_path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("verdict") || !doc["verdict"].contains("unsurvivable")) return "";
+  const nlohmann::json& first = doc["verdict"]["unsurvivable"].at(0);
+  return first.value("reason", "?") + ": " + first.value("detail", "?");
+}
+
+// The coverage markers a finished run reached (its verdict's "coverage"), or none if unreadable.
+std::map<std::string, uint64_t> coverage_of(const std::string& trace_path) {
+  std::map<std::string, uint64_t> out;
+  std::ifstream in(trace_path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("verdict") || !doc["verdict"].contains("coverage")) return out;
+  for (const auto& [name, n] : doc["verdict"]["coverage"].items()) {
+    if (n.is_number_unsigned()) out[name] = n.get<uint64_t>();
+  }
+  return out;
+}
+
+// The fault kinds a scenario can draw (its swarm) or has (its explicit plan).
+std::vector<std::string> possible_faults(const world::Scenario& s) {
+  std::vector<std::string> kinds;
+  if (s.fault_plan) {
+    for (const auto& f : s.fault_plan->faults) kinds.push_back(faults::to_string(f.kind));
+    return kinds;
+  }
+  const faults::SwarmSpec& w = s.swarm;
+  if (w.crashes_max > 0) kinds.push_back("crash");
+  if (w.io_error_chance > 0) kinds.push_back("io_error");
+  if (w.disk_full_chance > 0) kinds.push_back("disk_full");
+  if (w.latency_chance > 0) kinds.push_back("latency");
+  return kinds;
+}
+
+struct Tally {
+  std::map<uint64_t, int> outcome;              // seed -> exit code, in seed order
+  size_t rechecked = 0, recheck_mismatches = 0;
+  std::map<std::string, uint64_t> marker_seeds;  // marker -> seeds that reached it
+  double start_s = wall_seconds();
+  size_t failed() const {
+    size_t n = 0;
+    for (const auto& [s, c] : outcome) n += c != kHeld && c != kHeldUnsurvivable ? 1 : 0;
+    return n;
+  }
+};
+
+void print_progress(const Tally& t, size_t total) {
+  const double elapsed_s = wall_seconds() - t.start_s;
+  const double rate = elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0;
+  const double eta_s = rate > 0 ? static_cast<double>(total - t.outcome.size()) / rate : 0;
+  std::fprintf(stderr, "\r%zu/%zu seeds, %zu failing, %.1f seeds/s, ETA %.0f s   ", t.outcome.size(), total, t.failed(), rate, eta_s);
+}
+
+// The markers the options require that no seed reached (empty when coverage is not required).
+std::vector<std::string> missing_markers(const ExploreOptions& o, const Tally& t, const world::Scenario& scenario) {
+  std::vector<std::string> out;
+  for (const auto& m : properties::coverage_catalogue()) {
+    const bool named = std::find(o.required_markers.begin(), o.required_markers.end(), m.name) != o.required_markers.end();
+    const bool required = named || (o.require_coverage && properties::applies_to(m, scenario.workload.kind, possible_faults(scenario)));
+    if (required && t.marker_seeds.count(m.name) == 0) out.push_back(m.name);
+  }
+  return out;
+}
+
+void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, const world::Scenario& scenario) {
+  const double elapsed_s = wall_seconds() - t.start_s;
+  std::map<std::string, size_t> counts;
+  for (const auto& [s, c] : t.outcome) ++counts[outcome_name(c)];
+  std::printf("explored %zu of %zu seeds of %s (%s, shard %s) in %.1f s (%.2f seeds/s)\n", t.outcome.size(), planned,
+              o.scenario_path.c_str(), o.seeds.c_str(), o.shard.c_str(), elapsed_s,
+              elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0.0);
+  if (t.outcome.size() < planned) std::printf("  time budget of %.0f s reached: %zu seeds not run\n", o.time_budget_s, planned - t.outcome.size());
+  if (o.recheck_fraction > 0) {
+    std::printf("  rechecked %zu seeds in a second process (--recheck %g): %zu nondeterministic\n", t.rechecked,
+                o.recheck_fraction, t.recheck_mismatches);
+  }
+  std::printf("  %-18s %6s\n", "outcome", "seeds");
+  for (const auto& [name, n] : counts) std::printf("  %-18s %6zu\n", name.c_str(), n);
+  std::printf("  %-34s %6s\n", "coverage marker", "seeds");
+  for (const auto& m : properties::coverage_catalogue()) {
+    if (!properties::applies_to(m, scenario.workload.kind, possible_faults(scenario))) continue;
+    const auto it = t.marker_seeds.find(m.name);
+    const uint64_t n = it == t.marker_seeds.end() ? 0 : it->second;
+    std::printf("  %-34s %6llu%s\n", m.name, static_cast<unsigned long long>(n), n == 0 ? "  NEVER REACHED" : "");
+  }
+  for (const auto& [s, c] : t.outcome) {
+    if (c == kHeld) continue;
+    const std::string trace = trace_of(o, s);
+    if (c == kTimedOut) {
+      std::printf("  seed %llu: timed out after %g s and killed (run it alone: wtsim run %s --seed %llu --trace T.jsonl)\n",
+                  static_cast<unsigned long long>(s), o.seed_timeout_s, o.scenario_path.c_str(), static_cast<unsigned long long>(s));
+      continue;
+    }
+    if (access(trace.c_str(), R_OK) != 0) {  // bad input or a crashed tool wrote none
+      std::printf("  seed %llu: %s, no trace (run it alone: wtsim run %s --seed %llu)\n", static_cast<unsigned long long>(s),
+                  outcome_name(c), o.scenario_path.c_str(), static_cast<unsigned long long>(s));
+      continue;
+    }
+    if (c == kHeldUnsurvivable) {
+      std::printf("  seed %llu: held, with an unsurvivable fault classified (%s), trace %s\n", static_cast<unsigned long long>(s),
+                  unsurvivable_of(trace).substr(0, 240).c_str(), trace.c_str());
+      continue;
+    }
+    std::printf("  seed %llu: %s, trace %s (replay it with: wtsim replay)\n", static_cast<unsigned long long>(s),
+                outcome_name(c), trace.c_str());
+  }
+}
+
+}  // namespace
+
+bool parse_seed_range(const std::string& text, uint64_t* from, uint64_t* to) {
+  std::smatch m;
+  if (!std::regex_match(text, m, std::regex(R"((\d{1,18})\.\.(\d{1,18}))"))) return false;
+  *from = std::stoull(m[1]);
+  *to = std::stoull(m[2]);
+  return *from <= *to;
+}
+
+int explore(const ExploreOptions& o) {
+  uint64_t from = 0, to = 0, shard_k = 1, shard_n = 1;
+  if (!parse_seed_range(o.seeds, &from, &to)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B\n", o.seeds.c_str()), kBadInput;
+  if (!parse_shard(o.shard, &shard_k, &shard_n)) return std::fprintf(stderr, "wtsim: --shard %s: expected K/N with 1 <= K <= N\n", o.shard.c_str()), kBadInput;
+  for (const std::string& m : o.required_markers) {
+    if (!properties::find_marker(m)) return std::fprintf(stderr, "wtsim: --require-marker %s: no such coverage marker (see wtsim coverage)\n", m.c_str()), kBadInput;
+  }
+  if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), kBadInput;
+  if (o.time_budget_s < 0) return std::fprintf(stderr, "wtsim: --time-budget %g: expected seconds >= 0\n", o.time_budget_s), kBadInput;
+  if (o.seed_timeout_s < 0) return std::fprintf(stderr, "wtsim: --seed-timeout %g: expected seconds >= 0\n", o.seed_timeout_s), kBadInput;
+  world::Scenario scenario;
+  try {
+    scenario = world::load_scenario(o.scenario_path, o.overrides);  // bad input fails once, here
+  } catch (const std::exception& e) {
+    return std::fprintf(stderr, "wtsim: %s\n", e.what()), kBadInput;
+  }
+  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
+    return std::fprintf(stderr, "wtsim: %s: cannot create the failures directory\n", o.out_dir.c_str()), kBadInput;
+  }
+  std::vector<uint64_t> seeds;
+  for (uint64_t s = from; s <= to; ++s) {
+    if (s % shard_n == shard_k - 1) seeds.push_back(s);
+  }
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  Tally tally;
+  // Each rechecked seed's second run follows its first in the pool (they may run at once).
+  const std::vector<bool> recheck = recheck_set(seeds.size(), o.recheck_fraction);
+  std::vector<uint64_t> jobs;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    jobs.push_back(seeds[i]);
+    if (recheck[i]) jobs.push_back(seeds[i] | kRecheckBit);
+  }
+  std::set<uint64_t> rechecked_seeds;
+  for (size_t i = 0; i < seeds.size(); ++i) {
+    if (recheck[i]) rechecked_seeds.insert(seeds[i]);
+  }
+  std::map<uint64_t, std::vector<int>> recheck_codes;  // rechecked seeds: exit codes of both runs
+  const auto argv_for = [&o](uint64_t job) {
+    const uint64_t seed = job & ~kRecheckBit;
+    const std::string trace = (job & kRecheckBit) != 0 ? recheck_trace_of(o, seed) : trace_of(o, seed);
+    std::vector<std::string> args = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(seed), "--trace", trace, "-q"};
+    for (const std::string& s : o.overrides) args.insert(args.end(), {"--set", s});
+    return args;
+  };
+  const auto finish_seed = [&](uint64_t seed, int exit_code) {
+    const bool unsurvivable = exit_code == kHeld && !unsurvivable_of(trace_of(o, seed)).empty();
+    tally.outcome[seed] = unsurvivable ? kHeldUnsurvivable : exit_code;
+    for (const auto& [name, n] : coverage_of(trace_of(o, seed))) tally.marker_seeds[name] += n > 0 ? 1 : 0;
+    if (exit_code == kHeld && !unsurvivable) std::remove(trace_of(o, seed).c_str());
+    if (tty) print_progress(tally, seeds.size());
+  };
+  const auto on_done = [&](const SeedResult& r) {
+    const uint64_t seed = r.seed & ~kRecheckBit;
+    const int code = r.timed_out ? kTimedOut : r.exit_code;
+    if (rechecked_seeds.count(seed) == 0) return finish_seed(seed, code), true;
+    std::vector<int>& codes = recheck_codes[seed];  // [first run, second run], in either order of ending
+    codes.resize(2, kNotYet);
+    codes[(r.seed & kRecheckBit) != 0 ? 1 : 0] = code;
+    if (codes[0] == kNotYet || codes[1] == kNotYet) return true;
+    // Both runs are in: the same exit code and the same trace hash, or nondeterministic.
+    ++tally.rechecked;
+    const std::string h1 = hash_of(trace_of(o, seed)), h2 = hash_of(recheck_trace_of(o, seed));
+    // Two runs that both ended without a trace (a crash of the tool) agree as far as can be told.
+    const bool wrote_trace = codes[0] == kHeld || codes[0] == kViolated;
+    const bool same_end = codes[0] == codes[1] && h1 == h2 && (!h1.empty() || !wrote_trace);
+    if (!same_end) {
+      ++tally.recheck_mismatches;
+      std::fprintf(stderr, "\nwtsim: NONDETERMINISM: seed %llu gave trace hash %s (exit %d), then %s (exit %d) in another process\n",
+                   static_cast<unsigned long long>(seed), h1.c_str(), codes[0], h2.c_str(), codes[1]);
+      finish_seed(seed, kNondeterministic);
+      return true;
+    }
+    std::remove(recheck_trace_of(o, seed).c_str());
+    finish_seed(seed, codes[0]);
+    return true;
+  };
+  const bool started = run_seeds({"/proc/self/exe", o.jobs, o.time_budget_s, o.seed_timeout_s}, jobs, argv_for, on_done);
+  // A time budget can end the pool between a seed's two runs: the seed counts with its one run.
+  for (const auto& [seed, codes] : recheck_codes) {
+    if (codes[0] != kNotYet && codes[1] != kNotYet) continue;
+    std::remove(recheck_trace_of(o, seed).c_str());
+    if (codes[0] != kNotYet) finish_seed(seed, codes[0]);
+  }
+  if (tty) std::fprintf(stderr, "\n");
+  if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");
+  print_summary(o, tally, seeds.size(), scenario);
+  const std::vector<std::string> missing = missing_markers(o, tally, scenario);
+  for (const std::string& m : missing) std::printf("  required coverage marker %s was never reached\n", m.c_str());
+  return tally.failed() > 0 || !started || !missing.empty() ? kViolated : kHeld;
+}
+
+}  // namespace wtsim::runs

@@ -1,0 +1,37 @@
+#pragma once
+// `wtsim explore SCENARIO --seeds A..B`: many seeds, each in its own process (a crash of the tool
+// under test never takes the explorer down), --jobs at once, --shard K/N to split a range across
+// machines, --time-budget to stop starting seeds, --seed-timeout to kill a run that hangs, --recheck to run a fraction of the seeds a second
+// time in another process and compare trace hashes (a mismatch is the outcome "nondeterministic",
+// both traces kept). Failing seeds keep their traces; the summary lists outcomes and the coverage
+// markers reached (flagging those never reached); exit 1 if any seed failed, or, with
+// --require-coverage / --require-marker, if a required marker was never reached (a fault model
+// that quietly stopped biting: a torn-write mode that never tears leaves every seed green).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wtsim::runs {
+
+struct ExploreOptions {
+  std::string scenario_path;
+  std::string seeds = "1..100";  // A..B, inclusive
+  int jobs = 2;
+  std::string shard = "1/1";     // K/N: this machine runs the seeds with seed % N == K - 1
+  std::string out_dir = "wtsim-failures";
+  double time_budget_s = 0;      // > 0: start no new seed after this many wall seconds
+  double seed_timeout_s = 600;   // > 0: kill a seed's run after this many wall seconds ("timed out")
+  double recheck_fraction = 0.05;  // of the seeds, re-run in a second process (FoundationDB's unseed check)
+  std::vector<std::string> overrides;
+  // Coverage as a verdict: exit 1 when a marker is never reached. require_coverage: every marker
+  // the scenario can reach (its workload kind and fault kinds); required_markers: these (by name).
+  bool require_coverage = false;
+  std::vector<std::string> required_markers;
+};
+
+int explore(const ExploreOptions& options);
+
+// Shared with `selftest`: "A..B" and "K/N" parsing.
+bool parse_seed_range(const std::string& text, uint64_t* from, uint64_t* to);
+
+}  // namespace wtsim::runs

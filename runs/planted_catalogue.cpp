@@ -1,0 +1,89 @@
+#include "runs/planted_catalogue.h"
+
+#include <cassert>
+
+namespace wtsim::runs {
+
+using planted::Bug;
+using properties::Property;
+
+const std::vector<BugInfo>& catalogue() {
+  static const std::vector<BugInfo> bugs = {
+      {Bug::kAckBeforeSync, "a durable commit is acknowledged before the log is forced to disk",
+       "scenarios/smoke.json", Property::kRecoveredStateIsPrefix, {}},
+      {Bug::kTtlWrongUnits, "the TTL bound reads expireAfterSeconds as milliseconds",
+       "scenarios/ttl_vs_manual_delete.json", Property::kTtlSafety,
+       {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10"}},
+      {Bug::kMoveForgetsIndex, "a record move rewrites every index entry but the last index's",
+       "scenarios/padding_upserts.json", Property::kIndexConsistency, {"workload.total_documents=300"}},
+      {Bug::kLockTableWrongCell, "one cell of the lock compatibility table: S granted beside X",
+       "scenarios/documents.json", Property::kLockSafety, {"node.lock_policy=collection", "duration_ms=3000"}},
+      {Bug::kRetryUsesStaleDocument, "a write-conflict retry applies the update to the document it read before the conflict",
+       "scenarios/documents.json", Property::kIncrementsCountedOnce, {"duration_ms=3000"}},
+      {Bug::kReleaseBeforeCopy, "a table's backup checkpoint is released before its file is copied",
+       "scenarios/backup_release.json", Property::kBackupRestoresSnapshot,
+       {"duration_ms=60000", "backup.start_ms=20000", "backup.copy_mb_per_s=1", "node.checkpoint_interval_ms=500"}},
+      {Bug::kSkipSentinelCheck, "startup ignores backup.in_progress, so a stale WiredTiger.backup stays",
+       "scenarios/backup_release.json", Property::kSentinelRecovery,
+       {"backup.mode=baseline", "duration_ms=60000", "backup.start_ms=20000", "backup.copy_mb_per_s=2", "fault_plan=null",
+        R"(swarm={"crash_by_disk_op_chance": 0})"}},
+      {Bug::kTruncateLongValues, "a value is copied through a 128-byte buffer, so longer values are cut",
+       "scenarios/smoke.json", Property::kNoPhantomValues, {"duration_ms=3000"}},
+      {Bug::kSkipCreateRepair, "create() of a table a crash cut short is taken for a whole table",
+       "tests/regressions/crash_inside_create_table_seed36.json", Property::kRecoverySucceeds, {}},
+      {Bug::kTtlPassStopsEarly, "a TTL pass deletes one batch of 100 per index and forgets to loop",
+       "scenarios/ttl_vs_manual_delete.json", Property::kTtlBoundedAge,
+       {"duration_ms=90000", "workload.writers=1", "workload.batch_size=50", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10"}},
+      {Bug::kPaddingUnclamped, "the paddingFactor adjustment is not clamped at 2.0",
+       "scenarios/padding_upserts.json", Property::kPaddingFactorInRange, {"workload.total_documents=5000", "duration_ms=20000"}},
+      {Bug::kOplogNeverReleased, "a release-mode backup forgets the oplog's checkpoint (the oplog is not copied)",
+       "scenarios/backup_release.json", Property::kBackupLeavesNoPin,
+       {"duration_ms=60000", "backup.start_ms=20000", "backup.copy_mb_per_s=2", "fault_plan=null", R"(swarm={"crash_by_disk_op_chance": 0})"}},
+      {Bug::kSReleaseWakesNoOne, "releasing a shared (S) lock wakes no waiter (\"readers block nobody\")",
+       "scenarios/documents.json", Property::kLiveness, {"node.lock_policy=collection", "duration_ms=3000"}},
+      {Bug::kIncReadsMissingField, "$inc looks its field up with at(), which throws for a missing field",
+       "scenarios/documents.json", Property::kNoInternalError, {"duration_ms=3000"}},
+      {Bug::kTtlDeleteSkipsOplog, "the TTL monitor's deletes write no oplog entry",
+       "scenarios/ttl_vs_manual_delete.json", Property::kOplogMatchesData,
+       {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10"}},
+      {Bug::kTxnWritesFirstKeyOnly, "a multi-key transaction stops after its first write and commits",
+       "scenarios/smoke.json", Property::kFinalStateMatches, {"duration_ms=2000", R"(swarm={"crashes_max": 0})"}},
+      {Bug::kFreedRecordTooLong, "a freed MMAPv1 record goes on the free list with its header counted twice",
+       "scenarios/padding_upserts.json", Property::kRecordLayout, {"workload.total_documents=300"}},
+      {Bug::kTtlOnSecondary, "the TTL monitor ignores the node's role and deletes on a secondary",
+       "scenarios/ttl_vs_manual_delete.json", Property::kTtlSafety,
+       {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10", "ttl.role=secondary"}},
+      {Bug::kDdlAckedBeforeDurable, "a catalog change (createIndex, dropIndex, collMod) is acknowledged before the journal is flushed",
+       "scenarios/documents.json", Property::kRecoveredStateIsPrefix,
+       {"duration_ms=4000", "workload.ddl_weight=5", "workload.durable_fraction=0", "node.journal_commit_interval_ms=1000"}},
+      {Bug::kCollModTakesNoLock, "collMod writes its copy of the catalog entry back without the collection's exclusive lock",
+       "scenarios/documents.json", Property::kIndexConsistency,
+       {"duration_ms=3000", "workload.ddl_weight=3", "workload.writers=8"}},
+      {Bug::kTtlDeleteSkipsRecheck, "a TTL delete trusts the pass's scan and does not re-check the date inside its own transaction",
+       "scenarios/ttl_vs_manual_delete.json", Property::kTtlSafety,
+       {"duration_ms=90000", "workload.writers=1", "workload.batch_size=20", "ttl.expire_after_s=30", "ttl.monitor_sleep_s=10",
+        "ttl.touch_every_ms=5"}},
+      {Bug::kCloseCursorsSkipsLast, "closing an operation's cursors stops one short, so the last cursor stays open on its table",
+       "scenarios/documents.json", Property::kTablesVerify, {"duration_ms=3000"}},
+      // A flip in the table file just after the first checkpoint (its pages are then live), then a
+      // crash, so that recovery reads the damaged page from disk.
+      {Bug::kChecksumsOff, "tables are created with checksum=off (\"checksums cost CPU\")",
+       "scenarios/corruption.json", Property::kCorruptionDetectedOrHarmless,
+       {"swarm=null", "node.checkpoint_interval_ms=500", "workload.value_bytes_min=1000", "workload.value_bytes_max=3000",
+        R"(fault_plan=[{"kind": "bit_flip", "file": "kv.wt", "at_ms": 600, "offset": 200003, "bit": 5},
+                      {"kind": "crash", "at_ms": 601, "mode": "drop_unsynced"}])"}},
+      {Bug::kFindResultsCached, "find results are cached per query and never invalidated by a write",
+       "scenarios/documents.json", Property::kReadsSeeCommitted, {"duration_ms=3000"}},
+  };
+  return bugs;
+}
+
+const BugInfo& info_of(Bug bug) {
+  for (const BugInfo& b : catalogue()) {
+    if (b.bug == bug) return b;
+  }
+  assert(false && "every planted bug is in the catalogue");
+  __builtin_unreachable();
+}
+
+}  // namespace wtsim::runs

@@ -1,0 +1,106 @@
+#include "runs/seed_pool.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cassert>
+#include <chrono>
+#include <map>
+
+extern char** environ;
+
+namespace wtsim::runs {
+namespace {
+
+constexpr int kJobsMax = 64;
+constexpr useconds_t kTimeoutPollUs = 20'000;  // how often children are checked for a timeout
+
+struct Running {
+  uint64_t seed;
+  double started_s;
+  bool killed;
+};
+
+// Kills the children that have run longer than `timeout_s` (once each).
+void kill_overdue(std::map<pid_t, Running>& running, double timeout_s) {
+  for (auto& [pid, r] : running) {
+    if (r.killed || wall_seconds() - r.started_s < timeout_s) continue;
+    kill(pid, SIGKILL);
+    r.killed = true;
+  }
+}
+
+// Waits for a child to end; with a timeout, polls and kills overdue children meanwhile.
+pid_t wait_child(std::map<pid_t, Running>& running, double timeout_s, int* status) {
+  if (timeout_s <= 0) return waitpid(-1, status, 0);
+  for (;;) {
+    const pid_t pid = waitpid(-1, status, WNOHANG);
+    if (pid != 0) return pid;
+    kill_overdue(running, timeout_s);
+    usleep(kTimeoutPollUs);
+  }
+}
+
+pid_t spawn_child(const std::string& exe, std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = -1;
+  if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  return pid;
+}
+
+}  // namespace
+
+double wall_seconds() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+std::string own_directory() {
+  char buf[4096];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return ".";
+  std::string path(buf, static_cast<size_t>(n));
+  const size_t slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+bool run_seeds(const PoolOptions& o, const std::vector<uint64_t>& seeds,
+               const std::function<std::vector<std::string>(uint64_t)>& argv_for,
+               const std::function<bool(const SeedResult&)>& on_done) {
+  assert(o.jobs >= 1 && o.jobs <= kJobsMax);
+  assert(o.seed_timeout_s >= 0);
+  const double start_s = wall_seconds();
+  std::map<pid_t, Running> running;
+  size_t next = 0;
+  bool keep_going = true, started_all = true;
+  while (running.size() > 0 || (keep_going && next < seeds.size())) {
+    const bool in_budget = o.time_budget_s <= 0 || wall_seconds() - start_s < o.time_budget_s;
+    while (keep_going && in_budget && next < seeds.size() && running.size() < static_cast<size_t>(o.jobs)) {
+      const uint64_t seed = seeds[next++];
+      const pid_t pid = spawn_child(o.exe, argv_for(seed));
+      if (pid < 0) {
+        keep_going = started_all = false;
+        break;
+      }
+      running[pid] = {seed, wall_seconds(), false};
+    }
+    if (!in_budget) keep_going = false;
+    if (running.empty()) break;
+    int status = 0;
+    const pid_t pid = wait_child(running, o.seed_timeout_s, &status);
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;  // not ours
+    const SeedResult r{it->second.seed, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                       wall_seconds() - it->second.started_s, it->second.killed};
+    running.erase(it);
+    if (!on_done(r)) keep_going = false;
+  }
+  return started_all;
+}
+
+}  // namespace wtsim::runs

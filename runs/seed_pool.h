@@ -1,0 +1,41 @@
+#pragma once
+// Runs one child process per seed, `jobs` at a time (the explorer's and the self-test's engine):
+// a crash of a child never takes the caller down. Children start in seed order; results come
+// back in completion order to a callback, which may stop the pool. Outside the simulation, so
+// wall-clock time is fine here (time budgets, rates).
+#include <sys/types.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace wtsim::runs {
+
+struct SeedResult {
+  uint64_t seed = 0;
+  int exit_code = 0;  // the child's exit code, or 128 + signal
+  double wall_s = 0;
+  bool timed_out = false;  // killed after PoolOptions::seed_timeout_s
+};
+
+struct PoolOptions {
+  std::string exe;        // the program to start
+  int jobs = 2;
+  double time_budget_s = 0;  // > 0: start no new child after this many seconds
+  double seed_timeout_s = 0;  // > 0: kill (SIGKILL) a child still running after this many seconds
+};
+
+// `argv_for(seed)` builds the child's arguments (argv[0] included). `on_done` returns false to
+// stop starting new children (those running are still waited for). Returns false if a child
+// could not be started.
+bool run_seeds(const PoolOptions& options, const std::vector<uint64_t>& seeds,
+               const std::function<std::vector<std::string>(uint64_t)>& argv_for,
+               const std::function<bool(const SeedResult&)>& on_done);
+
+// The directory of the running executable, for finding sibling programs (wtsim-planted).
+std::string own_directory();
+
+double wall_seconds();  // monotonic, since an arbitrary start
+
+}  // namespace wtsim::runs

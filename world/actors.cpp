@@ -1,0 +1,155 @@
+// The actors of a run: the node's writers, journal flusher and checkpointer, and the fault actor.
+#include <wiredtiger.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+
+#include "engine/operation_context.h"
+#include "world/world.h"
+
+namespace wtsim::world {
+namespace {
+
+constexpr sim::Nanos kErrorBackoffNs = 10 * sim::kNsPerMs;
+
+}  // namespace
+
+void World::spawn_node_actors() {
+  const std::string gen = generation_suffix();
+  system_->spawn_actors(gen);
+  sim_.spawn("journal-flusher" + gen, "node", [this] { journal_flusher(); });
+  sim_.spawn("checkpointer" + gen, "node", [this] { checkpointer(); });
+}
+
+void World::pay_disk(sim::Nanos cost_ns) {
+  const double factor = injector_.latency_factor(sim_.now_ns());
+  disk_queue_.use(static_cast<sim::Nanos>(static_cast<double>(cost_ns) * factor));
+}
+
+void World::handle_wt_failure(int code, const std::string& what) {
+  trace_->event(sim_.now_ns(), sim_.current().name, "wt_error",
+                {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
+  drain_wt_messages();
+  // A failed sync has already halted WiredTiger (WT_PANIC), as its POSIX layer does. Like
+  // MongoDB, which fasserts when a journal flush fails, the engine also treats a commit, log
+  // flush or checkpoint that fails with EIO or ENOSPC as fatal: the write that failed may have
+  // left a hole in the log (README, findings 2 and 25).
+  const bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
+  if (code == WT_PANIC || fatal_io) {
+    // The process dies; the OS page cache survives it, so nothing unsynced is lost.
+    crash_node(faults::CrashMode::kDropUnsynced, /*power_loss=*/false,
+               std::string(code == WT_PANIC ? "WiredTiger panic" : "fatal I/O error") + " in " + what);
+    throw sim::Cancelled{};
+  }
+  sim_.sleep_for(kErrorBackoffNs);
+}
+
+uint64_t World::table_file_bytes() const {
+  uint64_t total = 0;
+  for (const faults::FileInfo& f : disk_.files()) {
+    if (f.name.rfind("WiredTigerLog.", 0) != 0) total += f.current_bytes;
+  }
+  return total;
+}
+
+void World::metrics_sampler() {
+  while (sim_.now_ns() < end_ns_) {
+    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.metrics_interval_ns, end_ns_));
+    if (!node_->up() || restarting_) continue;
+    nlohmann::json sample = system_->sample_metrics();
+    if (sample.is_null()) continue;
+    sample["disk_bytes"] = table_file_bytes();  // table files, without the log
+    trace_->event(sim_.now_ns(), "metrics", "sample", std::move(sample));
+  }
+}
+
+void World::journal_flusher() {
+  engine::OperationContext op(node_->conn());
+  while (true) {
+    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.journal_commit_interval_ns, end_ns_));
+    if (sim_.now_ns() >= end_ns_) break;
+    const uint64_t covered = model_.flush_started();
+    const int ret = op.flush_log();
+    after_wt_call();
+    if (ret != 0) {
+      handle_wt_failure(ret, "log_flush");
+      continue;
+    }
+    model_.flush_returned(covered);  // the sync paid its disk time inside the call
+  }
+}
+
+void World::checkpointer() {
+  engine::OperationContext op(node_->conn());
+  while (true) {
+    const bool soon = buggify_.fire("checkpoint_right_away");  // legal: checkpoints may run any time
+    sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), end_ns_));
+    if (sim_.now_ns() >= end_ns_) break;
+    checkpoint_running_ = true;
+    const int ret = op.session()->checkpoint(op.session(), nullptr);
+    checkpoint_running_ = false;
+    after_wt_call();
+    if (ret != 0) {
+      handle_wt_failure(ret, "checkpoint");
+      continue;
+    }
+    ++stats_.checkpoints;
+    trace_->event(sim_.now_ns(), sim_.current().name, "checkpoint", {{"disk_bytes", table_file_bytes()}});
+  }
+}
+
+void World::fault_actor() {
+  struct Action {
+    sim::Nanos at_ns;
+    size_t index;
+    bool window_end;
+  };
+  std::vector<Action> timeline;
+  const auto& faults = injector_.plan().faults;
+  for (size_t i = 0; i < faults.size(); ++i) {
+    if (!faults[i].at_ns) continue;
+    timeline.push_back({*faults[i].at_ns, i, false});
+    if (faults[i].until_ns > 0) timeline.push_back({faults[i].until_ns, i, true});
+  }
+  std::stable_sort(timeline.begin(), timeline.end(),
+                   [](const Action& a, const Action& b) { return a.at_ns < b.at_ns; });
+  for (const Action& a : timeline) {
+    // Nothing starts after the fault phase, but every window ends by then: a disk left full for
+    // ever would keep the node from ever restarting (fault_mix seeds 140, 322, 334, 412, 463).
+    if (a.at_ns >= fault_end_ns_ && !a.window_end) continue;
+    sim_.sleep_until(std::min(a.at_ns, fault_end_ns_));
+    const faults::Fault& f = faults[a.index];
+    nlohmann::json details = {{"plan_index", a.index}, {"kind", faults::to_string(f.kind)}};
+    switch (f.kind) {
+      case faults::FaultKind::kCrash:
+        crash_node(f.crash_mode, /*power_loss=*/true, "fault plan #" + std::to_string(a.index));
+        continue;  // crash_node records the event
+      case faults::FaultKind::kBitFlip: {
+        auto names = disk_.list("");
+        auto it = std::find_if(names.begin(), names.end(),
+                               [&](const std::string& n) { return n.find(f.file) != std::string::npos; });
+        const bool flipped = it != names.end() && disk_.flip_bit(*it, f.offset, f.bit);
+        details["file"] = it != names.end() ? *it : f.file;
+        details["applied"] = flipped;
+        break;
+      }
+      case faults::FaultKind::kDiskFull:
+        disk_.set_capacity(a.window_end ? faults::Disk::kUnlimited : f.capacity_bytes);
+        details["phase"] = a.window_end ? "end" : "start";
+        break;
+      case faults::FaultKind::kLatency:
+        details["phase"] = a.window_end ? "end" : "start";  // pay_disk() consults the plan
+        break;
+      case faults::FaultKind::kLyingSync:
+        disk_.set_sync_lies(f.file);
+        details["file"] = f.file;
+        break;
+      default:
+        continue;
+    }
+    trace_->event(sim_.now_ns(), "faults", "fired", details);
+  }
+}
+
+}  // namespace wtsim::world

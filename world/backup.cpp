@@ -1,0 +1,385 @@
+// The backup account (shared/seeds/002): four collections (hot, warm, append-only, cold) under
+// write load, backed up while writes and checkpoints go on, in baseline mode (a backup cursor
+// held for the whole copy) or release mode (a named checkpoint per table, dropped as soon as its
+// file is copied, the oplog released first and not copied, tables copied hottest first), with
+// the backup.in_progress sentinel protocol. The copy goes to a second simulated device; a
+// completed backup is restored there and checked against the model's snapshot.
+#include <wiredtiger.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include "engine/hot_backup.h"
+#include "sim/planted.h"
+#include "engine/padded_store.h"
+#include "world/doc_system.h"
+
+namespace wtsim::world {
+namespace {
+
+constexpr const char* kSentinel = "backup.in_progress";
+constexpr uint64_t kChunkBytes = 1 << 20;  // the copy yields between chunks
+const char* const kCollections[] = {"test.hot", "test.warm", "test.append", "test.cold"};
+constexpr uint64_t kHotDocs = 200, kWarmDocs = 2000, kColdDocs = 4000;
+constexpr size_t kDocBytes = 1000;
+
+std::string file_of(const std::string& table_uri) { return table_uri.substr(table_uri.find(':') + 1) + ".wt"; }
+
+class BackupSystem final : public DocSystem {
+ public:
+  using DocSystem::DocSystem;
+
+  void spawn_actors(const std::string& suffix) override {
+    sim::Simulator& sim = world_.sim();
+    sim.spawn("hot-writer" + suffix, "node", [this] { updater("test.hot", kHotDocs, 1); });
+    sim.spawn("warm-writer" + suffix, "node", [this] { updater("test.warm", kWarmDocs, 8); });
+    sim.spawn("appender" + suffix, "node", [this] { appender(); });
+    if (world_.scenario().backup.mode != "none" && !backup_done_) {
+      sim.spawn("backup" + suffix, "node", [this] { backup(); });
+    }
+    spawn_oplog_trimmer(suffix);
+  }
+
+  // Without the sentinel nothing tells a restarted node that a backup was abandoned: its pins stay
+  // (until the next backup's pin drops them) and keep old blocks from being reused. Reported.
+  // A backup that was due finishes or is abandoned cleanly (its pins dropped).
+  std::string liveness_pending(int64_t since_ns) const override {
+    const BackupSpec& spec = world_.scenario().backup;
+    const bool due = spec.mode != "none" && world_.sim().now_ns() >= static_cast<sim::Nanos>(spec.start_ms) * sim::kNsPerMs;
+    if (copying_) return "the backup is still copying";
+    return due && !backup_done_ ? "the backup has neither finished nor been abandoned" : "";
+  }
+
+  std::vector<properties::Marker> busy_phases() const override {
+    std::vector<properties::Marker> phases = DocSystem::busy_phases();
+    if (copying_) phases.push_back(properties::Marker::kCrashDuringBackupCopy);
+    return phases;
+  }
+
+  void report_stale_pins(WT_CONNECTION* conn) {
+    const std::vector<std::string> pinned = pinned_tables(conn);
+    if (pinned.empty()) return;
+    world_.trace().event(world_.sim().now_ns(), "backup", "stale_backup_pins", {{"tables", pinned}});
+  }
+
+  std::vector<std::string> pinned_tables(WT_CONNECTION* conn) {
+    engine::OperationContext op(conn);
+    std::vector<std::string> tables = {engine::Catalog::kUri, engine::DocumentEngine::kOplogUri};
+    for (const auto& [ns, coll] : engine_->catalog().collections()) tables.push_back(coll.table);
+    std::vector<std::string> pinned;
+    for (const std::string& t : tables) {
+      std::vector<std::string> names;
+      if (engine::checkpoints_of(op.session(), "file:" + file_of(t), &names) != 0) continue;
+      if (std::find(names.begin(), names.end(), engine::kBackupCheckpoint) != names.end()) pinned.push_back(t);
+    }
+    return pinned;
+  }
+
+  // After a backup, finished or abandoned, no table may keep the backup's checkpoint: its blocks
+  // would stay pinned for ever.
+  std::vector<properties::Finding> validate(WT_CONNECTION* conn) override {
+    auto problems = DocSystem::validate(conn);
+    // Checked once the backup finished: mid-backup pins are the point, and without the sentinel an
+    // abandoned backup's pins are expected (reported as stale_backup_pins instead).
+    if (!backup_done_ || world_.disk().exists(kSentinel)) return problems;
+    for (const std::string& t : pinned_tables(conn)) {
+      problems.emplace_back(properties::Property::kBackupLeavesNoPin, t + " still holds the backup checkpoint");
+    }
+    return problems;
+  }
+
+  // The sentinel protocol, before WiredTiger opens: a node that crashed mid-backup discards the
+  // stale WiredTiger.backup and the partial copy and does a normal crash recovery.
+  void before_open() override {
+    faults::Disk& disk = world_.disk();
+    if (!world_.scenario().backup.sentinel || !disk.exists(kSentinel)) return;
+    if (planted::active(planted::Bug::kSkipSentinelCheck)) return;
+    const bool stale = disk.exists("WiredTiger.backup");
+    if (stale) disk.remove("WiredTiger.backup", /*durable=*/true);
+    destination_ = std::make_unique<faults::Disk>();
+    world_.reached(properties::Marker::kSentinelRecovery);
+    world_.trace().event(world_.sim().now_ns(), "backup", "sentinel_found", {{"stale_backup_file_removed", stale}});
+  }
+
+  // ... and only after a successful open (and a checkpoint) the sentinel goes, with the pins of
+  // the abandoned backup.
+  void after_open(WT_CONNECTION* conn) override {
+    if (!world_.scenario().backup.sentinel) return report_stale_pins(conn);
+    if (!world_.disk().exists(kSentinel)) return;
+    engine::OperationContext op(conn);
+    int ret = engine::drop_backup_checkpoint(op.session());
+    if (ret == 0) ret = op.session()->checkpoint(op.session(), nullptr);
+    world_.after_wt_call();
+    if (ret != 0) return;  // keep the sentinel: the next start tries again
+    remove_sentinel();
+    world_.trace().event(world_.sim().now_ns(), "backup", "sentinel_cleared", nlohmann::json::object());
+  }
+
+ private:
+  int create_schema(engine::OperationContext& op) override {
+    int ret = 0;
+    for (const char* ns : kCollections) {
+      if (ret == 0 && engine_->catalog().find(ns) == nullptr) ret = engine_->create_collection(op, ns);
+    }
+    if (ret != 0 || loaded_) return ret;
+    loaded_ = true;  // the initial data, once
+    const std::pair<const char*, uint64_t> initial[] = {{"test.hot", kHotDocs}, {"test.warm", kWarmDocs}, {"test.cold", kColdDocs}};
+    for (const auto& [ns, n] : initial) {
+      for (uint64_t start = 0; ret == 0 && start < n; start += 500) {
+        std::vector<engine::Document> batch;
+        for (uint64_t i = start; i < std::min(n, start + 500); ++i) batch.push_back(doc(i, 0));
+        ret = engine_->insert_many(op, ns, std::move(batch), {true}).wt_code;
+      }
+    }
+    return ret;
+  }
+
+  static engine::Document doc(uint64_t id, uint64_t version) {
+    return {{"_id", id}, {"v", version}, {"pad", std::string(kDocBytes, static_cast<char>('a' + version % 26))}};
+  }
+
+  void updater(const std::string& ns, uint64_t docs, uint64_t slowdown) {
+    const ClientScope scope(world_);
+    engine::OperationContext op(world_.node().conn());
+    sim::Simulator& sim = world_.sim();
+    sim::Rng rng = sim::stream(world_.seed(), "workload." + ns + world_.generation_suffix());
+    while (sim.now_ns() < world_.end_ns()) {
+      sim.sleep_for(world_.scenario().workload.think_ns * static_cast<sim::Nanos>(slowdown));
+      if (sim.now_ns() >= world_.end_ns()) break;
+      const uint64_t id = rng.below(docs);
+      check(engine_->update(op, ns, {{"_id", id}}, {{"$inc", {{"v", 1}}}}, false, false,
+                            {rng.chance(world_.scenario().workload.durable_fraction)}),
+            "update");
+      ++writes_[ns];
+    }
+  }
+
+  void appender() {
+    const ClientScope scope(world_);
+    engine::OperationContext op(world_.node().conn());
+    sim::Simulator& sim = world_.sim();
+    while (sim.now_ns() < world_.end_ns()) {
+      sim.sleep_for(world_.scenario().workload.think_ns * 4);
+      if (sim.now_ns() >= world_.end_ns()) break;
+      check(engine_->insert_many(op, "test.append", {doc(next_append_++, 0)}, {}), "insert");
+      ++writes_["test.append"];
+    }
+  }
+
+  void create_sentinel() {
+    faults::Disk& disk = world_.disk();
+    const faults::InodeId id = disk.open(kSentinel, /*create=*/true, /*durable_entry=*/true);
+    disk.write(id, 0, "1", 1);
+    disk.sync(id);
+    disk.sync_directory();
+  }
+
+  void remove_sentinel() {
+    world_.disk().remove(kSentinel, /*durable=*/false);
+    world_.disk().sync_directory();
+  }
+
+  // Copies one file from the node's disk to the destination, paying the bandwidth in virtual
+  // time chunk by chunk (writes and checkpoints go on meanwhile). A full destination sets
+  // copy_error_ (ENOSPC) and stops.
+  uint64_t copy_file(const std::string& name) {
+    if (copy_error_ != 0) return 0;
+    faults::Disk& disk = world_.disk();
+    const faults::InodeId src = disk.open(name, false, false);
+    if (src == 0) return 0;
+    const faults::InodeId dst = destination_->open(name, true, true);
+    uint64_t done = 0;
+    while (done < disk.size(src)) {
+      const uint64_t n = std::min<uint64_t>(kChunkBytes, disk.size(src) - done);
+      std::vector<uint8_t> buf(n);
+      disk.read(src, done, n, buf.data());
+      if ((copy_error_ = destination_->write(dst, done, buf.data(), n)) != 0) return done;
+      done += n;
+      // Reading the source takes the node's disk queue at disk speed; the rest of the copy's time
+      // (the destination's rate) does not, so WiredTiger's checkpoints and commits go on meanwhile.
+      const sim::Nanos copy_ns = static_cast<sim::Nanos>(n) * 1000 / static_cast<sim::Nanos>(world_.scenario().backup.copy_mb_per_s);
+      const sim::Nanos read_ns = static_cast<sim::Nanos>(n) * world_.scenario().cost.disk_per_byte_ns;
+      world_.pay_disk(read_ns);
+      if (copy_ns > read_ns) world_.sim().sleep_for(copy_ns - read_ns);
+      peak_disk_ = std::max(peak_disk_, world_.table_file_bytes());
+    }
+    destination_->sync(dst);
+    return done;
+  }
+
+  // Tables in copy order: hottest first (writes so far, as the expansion-rate estimate).
+  std::vector<std::pair<std::string, std::string>> tables_in_order() {
+    std::vector<std::pair<std::string, std::string>> tables;  // (ns or "", table uri)
+    tables.emplace_back("", engine::Catalog::kUri);
+    for (const auto& [ns, coll] : engine_->catalog().collections()) tables.emplace_back(ns, coll.table);
+    if (world_.scenario().backup.order == "hottest_first") {
+      std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) { return writes_[a.first] > writes_[b.first]; });
+    }
+    return tables;
+  }
+
+  void backup() {
+    const BackupSpec& spec = world_.scenario().backup;
+    sim::Simulator& sim = world_.sim();
+    const sim::Nanos start_ns = static_cast<sim::Nanos>(spec.start_ms) * sim::kNsPerMs;
+    if (sim.now_ns() < start_ns) sim.sleep_until(std::min(start_ns, world_.end_ns()));
+    if (sim.now_ns() >= world_.end_ns()) return;
+    engine::OperationContext op(world_.node().conn());
+    destination_ = std::make_unique<faults::Disk>();
+    if (spec.destination_mb > 0) destination_->set_capacity(spec.destination_mb << 20);
+    copy_error_ = 0;
+    const uint64_t disk_before = world_.table_file_bytes();
+    peak_disk_ = disk_before;
+    if (spec.sentinel) create_sentinel();
+    world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", spec.mode}, {"disk_bytes", disk_before}});
+    uint64_t copied = 0;
+    models::KvState expected;
+    int ret = 0;
+    {
+      const BusyFlag busy(copying_);
+      ret = spec.mode == "release" ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
+      world_.after_wt_call();
+    }
+    if (ret != 0) return world_.handle_wt_failure(ret, "backup");
+    if (copy_error_ != 0) return abandon(op, start_ns);
+    if (spec.sentinel) remove_sentinel();
+    backup_done_ = true;
+    world_.trace().event(sim.now_ns(), sim.current().name, "backup_done",
+                         {{"mode", spec.mode}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}, {"bytes_copied", copied},
+                          {"disk_before", disk_before}, {"peak_disk", peak_disk_}});
+    check_restore(expected);
+  }
+
+  // A failed copy fails the backup, never the node: the pins go, the partial copy is discarded,
+  // the sentinel is removed, and the reason is recorded.
+  void abandon(engine::OperationContext& op, sim::Nanos start_ns) {
+    const int dropped = engine::drop_backup_checkpoint(op.session());
+    world_.after_wt_call();
+    if (world_.scenario().backup.sentinel) remove_sentinel();
+    destination_ = std::make_unique<faults::Disk>();
+    backup_done_ = true;  // not retried
+    world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "backup_failed",
+                         {{"error", std::string("backup destination: ") + std::strerror(copy_error_)},
+                          {"pins_dropped", dropped == 0}, {"took_ms", (world_.sim().now_ns() - start_ns) / sim::kNsPerMs}});
+  }
+
+  int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
+    // The point in time is a checkpoint taken just before the cursor opens; log files are not
+    // copied, so the restore is exactly that checkpoint.
+    *expected = world_.model().committed_state();
+    int ret = op.session()->checkpoint(op.session(), nullptr);
+    if (ret != 0) return ret;
+    WT_CURSOR* cursor = nullptr;
+    std::vector<std::string> files;
+    if ((ret = engine::open_backup_cursor(op.session(), &cursor, &files)) != 0) return ret;
+    for (const std::string& f : files) {
+      if (f.rfind("WiredTigerLog.", 0) == 0) continue;
+      *copied += copy_file(f);
+      world_.after_wt_call();
+    }
+    return engine::close_backup_cursor(cursor);  // a failed copy still closes the cursor
+  }
+
+  int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
+    *expected = world_.model().committed_state();  // what the named checkpoint holds
+    int ret = engine::pin_backup_checkpoint(op.session());
+    if (ret != 0) return ret;
+    // The metadata, captured at once (a brief backup cursor writes WiredTiger.backup).
+    WT_CURSOR* cursor = nullptr;
+    std::vector<std::string> files;
+    if ((ret = engine::open_backup_cursor(op.session(), &cursor, &files)) != 0) return ret;
+    for (const char* meta : {"WiredTiger.backup", "WiredTiger", "WiredTiger.basecfg"}) *copied += copy_file(meta);
+    if ((ret = engine::close_backup_cursor(cursor)) != 0) return ret;
+    // The oplog is released first and never copied.
+    if (!planted::active(planted::Bug::kOplogNeverReleased) &&
+        (ret = engine::release_backup_checkpoint(op.session(), engine::DocumentEngine::kOplogUri)) != 0) {
+      return ret;
+    }
+    for (const auto& [ns, table] : tables_in_order()) {
+      if (planted::active(planted::Bug::kReleaseBeforeCopy)) ret = engine::release_backup_checkpoint(op.session(), table);
+      if (ret != 0) return ret;
+      *copied += copy_file(file_of(table));
+      if (copy_error_ != 0) return 0;  // abandoned by the caller
+      world_.after_wt_call();
+      const bool released = planted::active(planted::Bug::kReleaseBeforeCopy);
+      if (!released && (ret = engine::release_backup_checkpoint(op.session(), table)) != 0) return ret;
+      world_.after_wt_call();
+      world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "table_released", {{"table", table}});
+    }
+    return 0;
+  }
+
+  // Opens the copy as a node of its own: exactly the snapshot, then its own checkpoint, verify of
+  // every table and a reopen.
+  void check_restore(const models::KvState& expected) {
+    static int restores = 0;
+    for (int round = 0; round < 2; ++round) {
+      faults::SimFileSystem fs(*destination_, nullptr, "/wtsim/restore" + std::to_string(++restores));
+      engine::WtConnection conn;
+      int ret = conn.open(fs, engine::WtConfig{});
+      if (ret != 0) return restore_failed(std::string("open: ") + wiredtiger_strerror(ret));
+      models::KvState state;
+      ret = read_restored(conn.get(), &state, round == 0);
+      if (ret != 0) return restore_failed(std::string("read: ") + wiredtiger_strerror(ret));
+      if (state != expected) {
+        return restore_failed("round " + std::to_string(round) + ": " + std::to_string(state.size()) + " documents, the snapshot has " +
+                              std::to_string(expected.size()));
+      }
+      engine::OperationContext op(conn.get());
+      ret = op.session()->checkpoint(op.session(), nullptr);
+      for (const std::string& t : restored_tables_) {
+        if (ret == 0) ret = op.session()->verify(op.session(), t.c_str(), nullptr);
+      }
+      if (ret != 0) return restore_failed(std::string("checkpoint or verify: ") + wiredtiger_strerror(ret));
+    }
+    world_.trace().event(world_.sim().now_ns(), "backup", "restore_checked", {{"documents", expected.size()}});
+  }
+
+  // Reads the restored collections through their catalog. The first time, the oplog (never
+  // copied) is dropped and recreated empty: an oplog-less restore.
+  int read_restored(WT_CONNECTION* conn, models::KvState* out, bool first) {
+    engine::OperationContext op(conn);
+    WT_SESSION* s = op.session();
+    int ret = 0;
+    if (first && world_.scenario().backup.mode == "release") {
+      ret = s->drop(s, engine::DocumentEngine::kOplogUri, "force=true");
+      if (ret == 0) ret = s->create(s, engine::DocumentEngine::kOplogUri, "key_format=q,value_format=u");
+      if (ret != 0) return ret;
+    }
+    engine::Catalog catalog;
+    if ((ret = catalog.load(s)) != 0) return ret;
+    restored_tables_ = {engine::Catalog::kUri};
+    for (const auto& [ns, coll] : catalog.collections()) {
+      restored_tables_.push_back(coll.table);
+      WT_CURSOR* c = op.cursor(coll.table, &ret);
+      if (c == nullptr) return ret;
+      while ((ret = c->next(c)) == 0) {
+        WT_ITEM value;
+        c->get_value(c, &value);
+        put_record(out, coll, value.data, value.size);
+      }
+      if (ret != WT_NOTFOUND) return ret;
+      ret = 0;
+    }
+    return put_catalog_rows(op, out);
+  }
+
+  void restore_failed(const std::string& detail) { finding(properties::Property::kBackupRestoresSnapshot, detail); }
+
+  std::unique_ptr<faults::Disk> destination_;
+  std::map<std::string, uint64_t> writes_;  // per collection, the expansion-rate estimate
+  std::vector<std::string> restored_tables_;
+  uint64_t next_append_ = 0;
+  uint64_t peak_disk_ = 0;
+  int copy_error_ = 0;
+  bool loaded_ = false;
+  bool backup_done_ = false;
+  bool copying_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<System> make_backup_system(World& world) { return std::make_unique<BackupSystem>(world); }
+
+}  // namespace wtsim::world

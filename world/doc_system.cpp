@@ -1,0 +1,310 @@
+#include "world/doc_system.h"
+
+#include <wiredtiger.h>
+
+#include "engine/bson.h"
+#include "engine/padded_store.h"
+#include "properties/lock_matrix.h"
+#include "properties/oplog_properties.h"
+#include "properties/padded_properties.h"
+
+namespace wtsim::world {
+
+constexpr size_t kMaxFindingsKept = 8;
+constexpr size_t kRenderedCharsMax = 160;
+
+// A record as the model holds it: key "ns|<_id as JSON>", value the document's BSON bytes (no
+// decoding but the _id; a record the projection reader cannot parse is decoded whole).
+void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size) {
+  const std::string_view bson = engine::record_bson(coll, data, size);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(bson.data());
+  static const std::vector<std::string> kId = {"_id"};
+  std::optional<engine::Document> id = engine::bson_project(bytes, bson.size(), kId);
+  if (!id) id = engine::record_document(coll, data, size);
+  (*state)[DocSystem::model_key(coll.ns, id->value("_id", engine::Document()))] = std::string(bson);
+}
+
+namespace {
+
+// Model values are BSON bytes: reports show them as JSON.
+std::string render_bson(const std::string& value) {
+  std::string json;
+  try {
+    json = engine::from_bson(reinterpret_cast<const uint8_t*>(value.data()), value.size()).dump();
+  } catch (const nlohmann::json::exception&) {
+    // A catalog row is JSON text; anything else is shown by its size.
+    json = !value.empty() && value.front() == '{' ? value : "<" + std::to_string(value.size()) + " bytes, not BSON>";
+  }
+  return json.size() > kRenderedCharsMax ? json.substr(0, kRenderedCharsMax) + "..." : json;
+}
+
+}  // namespace
+
+int DocSystem::open(WT_CONNECTION* conn) {
+  close();
+  world_.model().set_renderer(render_bson);
+  engine::EngineConfig config;
+  config.policy = world_.scenario().node.lock_policy == "collection" ? engine::LockPolicy::kCollection
+                                                                     : engine::LockPolicy::kDocument;
+  config.cost = world_.scenario().cost;
+  config.oplog = world_.scenario().node.oplog;
+  config.oplog_max_entries = world_.scenario().node.oplog_max_entries;
+  engine::EngineEnv env;
+  env.sim = &world_.sim();
+  env.cpu = &world_.cpu();
+  env.file_bytes = [this](const std::string& file) { return world_.file_bytes(file); };
+  env.observer = this;
+  env.buggify = &world_.buggify();
+  engine_ = std::make_unique<engine::DocumentEngine>(config, env, conn);
+  engine_->locks().set_safety_judge(properties::mongodb_modes_compatible);
+  op_ = std::make_unique<engine::OperationContext>(conn);
+  last_n_.clear();
+  int ret = engine_->open(*op_);
+  if (ret == 0) ret = create_schema(*op_);
+  op_->close_cursors();
+  return ret;
+}
+
+int put_catalog_rows(engine::OperationContext& op, models::KvState* state) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(engine::Catalog::kUri, &ret);
+  if (c == nullptr) return ret;
+  while ((ret = c->next(c)) == 0) {
+    const char* ns = nullptr;
+    const char* row = nullptr;
+    if ((ret = c->get_key(c, &ns)) != 0 || (ret = c->get_value(c, &row)) != 0) return ret;
+    (*state)[DocSystem::catalog_key(ns)] = row;
+  }
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+// The documents and the catalog: DDL is state the model checks like data.
+int DocSystem::read_state(WT_CONNECTION* conn, models::KvState* out) {
+  int ret = read_documents(conn, out);
+  if (ret != 0) return ret;
+  engine::OperationContext op(conn);
+  return put_catalog_rows(op, out);
+}
+
+int DocSystem::read_documents(WT_CONNECTION* conn, models::KvState* out) {
+  out->clear();
+  engine::OperationContext op(conn);
+  for (const auto& [ns, coll] : engine_->catalog().collections()) {
+    int ret = 0;
+    WT_CURSOR* c = op.cursor(coll.table, &ret);
+    if (c == nullptr) return ret;
+    while ((ret = c->next(c)) == 0) {
+      WT_ITEM value;
+      c->get_value(c, &value);
+      put_record(out, coll, value.data, value.size);
+    }
+    if (ret != WT_NOTFOUND) return ret;
+  }
+  return 0;
+}
+
+std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
+  std::vector<properties::Finding> problems;
+  engine::OperationContext op(conn);
+  std::vector<std::string> tables = {engine::Catalog::kUri};
+  if (world_.scenario().node.oplog) tables.push_back(engine::DocumentEngine::kOplogUri);
+  for (const auto& [ns, coll] : engine_->catalog().collections()) {
+    const engine::ValidateResult v = engine_->validate(op, ns);
+    for (const std::string& e : v.errors) problems.emplace_back(properties::Property::kIndexConsistency, ns + ": " + e);
+    engine::PaddedLayout layout;
+    if (coll.padded && engine_->padded_layout(op, ns, &layout) == 0) {
+      for (auto& p : properties::check_padded_layout(ns, layout)) problems.push_back(std::move(p));
+    }
+    tables.push_back(coll.table);
+    for (const auto& i : coll.indexes) tables.push_back(i.table);
+  }
+  op.close_cursors();
+  op_->close_cursors();
+  for (const std::string& t : tables) {
+    const int ret = op.session()->verify(op.session(), t.c_str(), nullptr);
+    if (ret != 0) problems.emplace_back(properties::Property::kTablesVerify, "verify " + t + ": " + wiredtiger_strerror(ret));
+  }
+  if (world_.scenario().node.oplog) check_oplog(conn, &problems);
+  if (engine_->locks().conflict_violations() > 0) {
+    problems.emplace_back(properties::Property::kLockSafety, std::to_string(engine_->locks().conflict_violations()) + " conflicting grants");
+  }
+  return problems;
+}
+
+// The oplog's entries and the collections' documents, each read raw from its own table.
+void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding>* problems) {
+  models::KvState state;
+  int ret = read_documents(conn, &state);
+  std::map<std::string, engine::Document> data;
+  for (const auto& [key, bson] : state) data[key] = engine::from_bson(reinterpret_cast<const uint8_t*>(bson.data()), bson.size());
+  std::vector<properties::OplogEntry> entries;
+  engine::OperationContext op(conn);
+  WT_CURSOR* c = ret == 0 ? op.cursor(engine::DocumentEngine::kOplogUri, &ret) : nullptr;
+  while (c != nullptr && (ret = c->next(c)) == 0) {
+    int64_t ts = 0;
+    WT_ITEM value;
+    c->get_key(c, &ts);
+    c->get_value(c, &value);
+    const engine::Document e = engine::from_bson(static_cast<const uint8_t*>(value.data), value.size);
+    const engine::Document& o = e.at("o");
+    properties::OplogEntry entry{static_cast<uint64_t>(ts), model_key(e.at("ns").get<std::string>(), o.at("_id")), std::nullopt};
+    if (e.at("op") == "u") entry.image = o;
+    entries.push_back(std::move(entry));
+  }
+  if (ret != 0 && ret != WT_NOTFOUND) {
+    problems->emplace_back(properties::Property::kTablesVerify, std::string("reading the oplog: ") + wiredtiger_strerror(ret));
+    return;
+  }
+  for (auto& p : properties::check_oplog(entries, data)) problems->push_back(std::move(p));
+}
+
+void DocSystem::close() {
+  if (engine_) count_coverage(*engine_);
+  op_.reset();
+  engine_.reset();
+}
+
+// The engine's counters of interesting events, once per node generation (before it goes).
+void DocSystem::count_coverage(engine::DocumentEngine& e) {
+  world_.reached(properties::Marker::kWriteConflictRetried, e.metrics().write_conflicts);
+  world_.reached(properties::Marker::kRecordMoved, e.metrics().record_moves);
+  world_.reached(properties::Marker::kTtlDeleted, e.metrics().ttl.deleted_documents);
+  world_.reached(properties::Marker::kLockWaited, e.locks().waits());
+}
+
+std::vector<properties::Marker> DocSystem::busy_phases() const {
+  std::vector<properties::Marker> phases;
+  if (engine_ && engine_->moving()) phases.push_back(properties::Marker::kCrashDuringPaddingMove);
+  return phases;
+}
+
+nlohmann::json DocSystem::sample_metrics() {
+  if (!engine_) return nullptr;
+  engine::OperationContext op(world_.node().conn());
+  // WiredTiger's statistics and the real file sizes included: its threads are fibers of the
+  // seeded scheduler, so they are part of the deterministic run (and of the hash).
+  nlohmann::json sample = {{"serverStatus", engine_->server_status(op)}};
+  for (const auto& [ns, coll] : engine_->catalog().collections()) sample["collStats"][ns] = engine_->coll_stats(ns);
+  return sample;
+}
+
+std::vector<properties::Finding> DocSystem::take_findings() {
+  std::vector<properties::Finding> out;
+  out.swap(findings_);
+  return out;
+}
+
+void DocSystem::spawn_oplog_trimmer(const std::string& suffix) {
+  if (!world_.scenario().node.oplog) return;
+  world_.sim().spawn("oplog-trimmer" + suffix, "node", [this] {
+    engine::OperationContext op(world_.node().conn());
+    sim::Simulator& sim = world_.sim();
+    while (sim.now_ns() < world_.end_ns()) {
+      sim.sleep_until(std::min(sim.now_ns() + sim::kNsPerSec, world_.end_ns()));
+      if (sim.now_ns() >= world_.end_ns()) break;
+      const int ret = engine_->trim_oplog(op);
+      world_.after_wt_call();
+      if (ret != 0) world_.handle_wt_failure(ret, "trim_oplog");
+    }
+  });
+}
+
+void DocSystem::finding(properties::Property property, const std::string& detail) {
+  if (findings_.size() < kMaxFindingsKept) findings_.emplace_back(property, detail);
+}
+
+uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, bool durable) {
+  std::vector<models::KvWrite> kv;
+  for (const engine::DocWrite& w : writes) {
+    const std::string key = model_key(w.ns, *w.id);
+    check_increment(key, w);
+    if (!w.ttl_field.empty()) check_ttl_delete(w);
+    kv.push_back({key, w.post_image != nullptr ? models::Value{std::string(w.post_bson)} : std::nullopt});
+  }
+  const uint64_t seq = world_.model().begin_commit(std::move(kv), durable);
+  durable_[seq] = durable;
+  const engine::DocWrite& first = writes.front();
+  nlohmann::json details = {{"seq", seq}, {"ns", first.ns}, {"id", *first.id}, {"durable", durable},
+                            {"op", !first.ttl_field.empty() ? "ttl_delete" : first.post_image != nullptr ? "write" : "delete"}};
+  if (writes.size() > 1) details["documents"] = writes.size();
+  world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "commit", std::move(details));
+  return seq;
+}
+
+uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view row) {
+  assert(!ns.empty() && !row.empty());
+  const uint64_t seq = world_.model().begin_commit({{catalog_key(ns), models::Value{std::string(row)}}}, true);
+  durable_[seq] = true;
+  world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "commit",
+                       {{"seq", seq}, {"ns", ns}, {"durable", true}, {"op", "catalog"}, {"row", nlohmann::json::parse(row)}});
+  return seq;
+}
+
+void DocSystem::after_commit(uint64_t ticket, int ret) {
+  world_.after_wt_call();  // a fenced node acknowledges nothing
+  if (ret != 0) {
+    world_.model().in_doubt(ticket);
+    last_n_.clear();  // the chain of images is broken for now
+    ++world_.stats().commits_failed;
+    durable_.erase(ticket);
+    return;
+  }
+  if (!durable_[ticket]) ack(ticket);
+}
+
+void DocSystem::after_flush(const std::vector<uint64_t>& tickets, int ret) {
+  world_.after_wt_call();
+  if (ret != 0) return;  // the failure is fatal to the node: the tickets stay in doubt
+  for (uint64_t t : tickets) ack(t);
+}
+
+void DocSystem::ack(uint64_t ticket) {
+  world_.model().ack(ticket);
+  durable_.erase(ticket);
+  ++world_.stats().commits_acked;
+}
+
+void DocSystem::check(const engine::WriteResult& r, const char* what) {
+  world_.after_wt_call();
+  if (r.wt_code != 0) return world_.handle_wt_failure(r.wt_code, what);
+  world_.note_progress();
+}
+
+// Exactly-once $inc: each committed image's counter equals the previous image's plus this
+// write's increments (a lost update shows as two images with the same counter).
+void DocSystem::check_increment(const std::string& key, const engine::DocWrite& w) {
+  const engine::Document* n = w.post_image != nullptr && w.post_image->contains("n") ? &w.post_image->at("n") : nullptr;
+  auto last = last_n_.find(key);
+  if (w.inc_total != 0 && last != last_n_.end() && n != nullptr && n->is_number_integer() &&
+      n->get<int64_t>() != last->second + w.inc_total) {
+    finding(properties::Property::kIncrementsCountedOnce, key + ": counter went " + std::to_string(last->second) + " -> " + n->dump() +
+                                           " for $inc " + std::to_string(w.inc_total));
+  }
+  if (n != nullptr && n->is_number_integer()) {
+    last_n_[key] = n->get<int64_t>();
+  } else {
+    last_n_.erase(key);
+  }
+}
+
+// TTL safety: the monitor deletes only documents whose indexed field holds a Date (or an array
+// with one) strictly below the bound of its pass, and only on a primary.
+void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
+  if (!world_.scenario().ttl.primary) {  // a secondary's monitor counts passes, deletes nothing
+    finding(properties::Property::kTtlSafety, std::string(w.ns) + " " + w.id->dump() + ": deleted by the TTL monitor of a secondary");
+    return;
+  }
+  const engine::Document* v = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
+  const int64_t bound_ms = engine_->now_ms() - static_cast<int64_t>(w.ttl_expire_after_s * 1000.0);
+  bool expired = false;
+  if (v != nullptr && engine::is_date(*v)) expired = engine::date_ms(*v) < bound_ms;
+  if (v != nullptr && v->is_array()) {
+    for (const engine::Document& e : *v) expired = expired || (engine::is_date(e) && engine::date_ms(e) < bound_ms);
+  }
+  if (!expired) {
+    finding(properties::Property::kTtlSafety, std::string(w.ns) + " " + w.id->dump() + ": deleted with " + std::string(w.ttl_field) + " = " +
+                              (v != nullptr ? v->dump() : "missing") + ", bound " + std::to_string(bound_ms));
+  }
+}
+
+}  // namespace wtsim::world

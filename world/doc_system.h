@@ -1,0 +1,93 @@
+#pragma once
+// The document engine as a System: engine lifecycle per node generation, the commit observer that
+// feeds the model in WiredTiger's commit order, the checks it makes on every commit (exactly-once
+// $inc, TTL safety), reads for recovery checks, validate, and metrics samples. Subclasses add the
+// schema and the client actors of a workload.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/engine.h"
+#include "world/system.h"
+#include "world/world.h"
+
+namespace wtsim::world {
+
+// Sets a flag for a scope (unwinding included: a crash cancels the fiber with an exception).
+class BusyFlag {
+ public:
+  explicit BusyFlag(bool& flag) : flag_(flag) { flag_ = true; }
+  ~BusyFlag() { flag_ = false; }
+  BusyFlag(const BusyFlag&) = delete;
+  BusyFlag& operator=(const BusyFlag&) = delete;
+
+ private:
+  bool& flag_;
+};
+
+class DocSystem : public System, public engine::CommitObserver {
+ public:
+  explicit DocSystem(World& world) : world_(world) {}
+
+  int open(WT_CONNECTION* conn) override;
+  int read_state(WT_CONNECTION* conn, models::KvState* out) override;
+  std::vector<properties::Finding> validate(WT_CONNECTION* conn) override;
+  void close() override;
+  nlohmann::json sample_metrics() override;
+  std::vector<properties::Finding> take_findings() override;
+  std::vector<properties::Marker> busy_phases() const override;
+
+  uint64_t before_commit(const std::vector<engine::DocWrite>& writes, bool durable) override;
+
+  static std::string model_key(std::string_view ns, const engine::Document& id) {
+    return std::string(ns) + "|" + id.dump();
+  }
+  uint64_t before_catalog_commit(std::string_view ns, std::string_view row) override;
+  // The model's key for a collection's catalog row (no collection namespace starts "table:").
+  static std::string catalog_key(std::string_view ns) { return std::string(engine::Catalog::kUri) + "|" + std::string(ns); }
+  void after_commit(uint64_t ticket, int ret) override;
+  void after_flush(const std::vector<uint64_t>& tickets, int ret) override;
+
+ protected:
+  // Creates the workload's collections and indexes (idempotent: runs at every start).
+  virtual int create_schema(engine::OperationContext& op) = 0;
+  // After a write operation of a client: throws if fenced, handles WiredTiger failures.
+  void check(const engine::WriteResult& r, const char* what);
+  void finding(properties::Property property, const std::string& detail);
+  // A find's documents against the model (read_check.cpp): each matches `filter`'s equality
+  // fields and is a version the find's snapshot may see. `read_token` is the model's begin_read()
+  // from before the find started.
+  void check_find(std::string_view ns, const engine::Document& filter, const std::vector<engine::Document>& docs,
+                  uint64_t read_token);
+  // Trims the oplog to its size once a virtual second, as MongoDB's oplog truncation does.
+  void spawn_oplog_trimmer(const std::string& suffix);
+
+  World& world_;
+  std::unique_ptr<engine::DocumentEngine> engine_;
+
+ private:
+  void ack(uint64_t ticket);
+  void check_increment(const std::string& key, const engine::DocWrite& w);
+  int read_documents(WT_CONNECTION* conn, models::KvState* out);
+  void check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding>* problems);
+  void check_ttl_delete(const engine::DocWrite& w);
+  void count_coverage(engine::DocumentEngine& e);
+
+  std::unique_ptr<engine::OperationContext> op_;
+  std::map<uint64_t, bool> durable_;       // ticket -> durable, until acknowledged
+  std::map<std::string, int64_t> last_n_;  // key -> counter of the last committed image
+  std::vector<properties::Finding> findings_;
+};
+
+// Adds a record-store value to a model state (read_state, restore checks).
+void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size);
+// Adds every catalog row, as stored, to a model state (read_state, restore checks).
+int put_catalog_rows(engine::OperationContext& op, models::KvState* state);
+
+std::unique_ptr<System> make_mixed_doc_system(World& world);
+std::unique_ptr<System> make_time_series_system(World& world);
+std::unique_ptr<System> make_padding_system(World& world);
+std::unique_ptr<System> make_backup_system(World& world);
+
+}  // namespace wtsim::world

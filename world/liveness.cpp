@@ -1,0 +1,64 @@
+// The liveness phase: after the fault phase, faults stop and the node must converge within the
+// scenario's liveness_ms: up and running, every live client acknowledging operations again, and
+// the system's own work done (a TTL pass after the faults, a backup finished or abandoned).
+// Failing that is a "liveness" violation naming what did not converge.
+#include <cassert>
+
+#include "world/world.h"
+
+namespace wtsim::world {
+namespace {
+
+constexpr sim::Nanos kLivenessPollNs = 100 * sim::kNsPerMs;
+
+}  // namespace
+
+ClientScope::ClientScope(World& world) : world_(world) { world_.client_started(); }
+ClientScope::~ClientScope() { world_.client_finished(); }
+
+void World::client_started() { clients_[sim_.current().name] = ClientProgress{}; }
+
+void World::client_finished() {
+  auto it = clients_.find(sim_.current().name);
+  assert(it != clients_.end());
+  it->second.finished = true;
+}
+
+void World::note_progress() {
+  auto it = clients_.find(sim_.current().name);
+  if (it != clients_.end()) it->second.last_ns = sim_.now_ns();
+}
+
+std::string World::liveness_pending() const {
+  if (node_dead_) return "the node could not be restarted";
+  if (restarting_ || !node_->up()) return "the node is not up";
+  for (const auto& [name, c] : clients_) {
+    if (!c.finished && c.last_ns < fault_end_ns_) return "client " + name + " has acknowledged nothing since the faults stopped";
+  }
+  return system_->liveness_pending(fault_end_ns_);
+}
+
+void World::liveness_phase() {
+  injector_.set_enabled(false);  // the fault phase is over: no fault fires from here on
+  disk_.set_capacity(faults::Disk::kUnlimited);
+  trace_->event(sim_.now_ns(), "checker", "liveness_phase", {{"deadline_ms", end_ns_ / sim::kNsPerMs}});
+  std::string pending = liveness_pending();
+  while (!pending.empty() && sim_.now_ns() < end_ns_) {
+    sim_.sleep_until(std::min(sim_.now_ns() + kLivenessPollNs, end_ns_));
+    if (progress_) progress_(sim_.now_ns(), end_ns_);
+    pending = liveness_pending();
+  }
+  if (!pending.empty()) {
+    violation(properties::Property::kLiveness, "not converged " + std::to_string((end_ns_ - fault_end_ns_) / sim::kNsPerMs) +
+                              " ms after the faults stopped: " + pending);
+    return;
+  }
+  trace_->event(sim_.now_ns(), "checker", "converged", {{"after_ms", (sim_.now_ns() - fault_end_ns_) / sim::kNsPerMs}});
+  // The workload runs on to the end: the final checks see a node that has been live for a while.
+  while (sim_.now_ns() < end_ns_) {
+    sim_.sleep_until(std::min(sim_.now_ns() + sim::kNsPerSec, end_ns_));
+    if (progress_) progress_(sim_.now_ns(), end_ns_);
+  }
+}
+
+}  // namespace wtsim::world

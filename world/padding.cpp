@@ -1,0 +1,55 @@
+// The padding account (shared/seeds/001): one client inserts documents into an MMAPv1-style
+// collection and grows each with three $inc upserts on new fields ("grow": inserted as {_id} only,
+// so every upsert may move it) or with the counters pre-set to 0 ("preset": every update fits).
+#include "world/doc_system.h"
+
+namespace wtsim::world {
+namespace {
+
+constexpr const char* kNs = "padding_test.c";
+
+class PaddingSystem final : public DocSystem {
+ public:
+  using DocSystem::DocSystem;
+
+  void spawn_actors(const std::string& suffix) override {
+    world_.sim().spawn("client" + suffix, "node", [this] { client(); });
+    spawn_oplog_trimmer(suffix);
+  }
+
+ private:
+  int create_schema(engine::OperationContext& op) override {
+    engine::CollectionOptions options;
+    options.padded = true;
+    options.power_of_2_sizes = world_.scenario().workload.power_of_2_sizes;
+    return engine_->create_collection(op, kNs, options);
+  }
+
+  void client() {
+    const ClientScope scope(world_);
+    const WorkloadSpec& w = world_.scenario().workload;
+    engine::OperationContext op(world_.node().conn());
+    sim::Rng rng = sim::stream(world_.seed(), "workload.padding" + world_.generation_suffix());
+    const bool preset = w.padding_variant == "preset";
+    for (; next_ < w.total_documents && world_.sim().now_ns() < world_.end_ns(); ++next_) {
+      // The account's shell numbers are doubles (8 bytes in BSON).
+      const double id = static_cast<double>(next_);
+      engine::Document doc = {{"_id", id}};
+      if (preset) doc.update({{"counter1", 0.0}, {"counter2", 0.0}, {"counter3", 0.0}});
+      const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
+      check(engine_->insert_many(op, kNs, {doc}, wc), "insert");  // a duplicate after a restart is fine
+      for (const char* counter : {"counter1", "counter2", "counter3"}) {
+        check(engine_->update(op, kNs, {{"_id", id}}, {{"$inc", {{counter, 1.0}}}}, /*upsert=*/true, false, wc), "update");
+      }
+    }
+    if (next_ >= w.total_documents) world_.note_workload_done();
+  }
+
+  uint64_t next_ = 0;  // survives restarts: the client resumes where it was cut
+};
+
+}  // namespace
+
+std::unique_ptr<System> make_padding_system(World& world) { return std::make_unique<PaddingSystem>(world); }
+
+}  // namespace wtsim::world

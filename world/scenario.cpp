@@ -1,0 +1,238 @@
+#include "world/scenario.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "sim/json_reader.h"
+
+namespace wtsim::world {
+namespace {
+
+using sim::kNsPerMs;
+using sim::ObjectReader;
+
+// A string field restricted to `choices` (the first is the default).
+std::string one_of(ObjectReader& r, const std::string& key, const std::string& fallback,
+                   std::initializer_list<const char*> choices) {
+  const std::string value = r.string_or(key, fallback);
+  std::string expected;
+  size_t i = 0;
+  for (const char* c : choices) {
+    if (value == c) return value;
+    if (i > 0) expected += i + 1 == choices.size() ? " or " : ", ";
+    expected += std::string("\"") + c + "\"";
+    ++i;
+  }
+  throw sim::JsonError(r.path_of(key), "expected " + expected + ", found \"" + value + "\"");
+}
+
+NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  NodeSpec n;
+  n.cache_mb = r.u64_or("cache_mb", n.cache_mb);
+  if (n.cache_mb < 1) throw sim::JsonError(r.path_of("cache_mb"), "must be at least 1");
+  n.log_file_max_kb = r.u64_or("log_file_max_kb", n.log_file_max_kb);
+  if (n.log_file_max_kb != 0 && (n.log_file_max_kb < 100 || n.log_file_max_kb > 2 * 1024 * 1024)) {
+    throw sim::JsonError(r.path_of("log_file_max_kb"), "must be 0 (WiredTiger's default) or 100..2097152 (WiredTiger's limits)");
+  }
+  n.checkpoint_interval_ns =
+      static_cast<sim::Nanos>(r.u64_or("checkpoint_interval_ms", n.checkpoint_interval_ns / kNsPerMs)) * kNsPerMs;
+  n.journal_commit_interval_ns =
+      static_cast<sim::Nanos>(r.u64_or("journal_commit_interval_ms", n.journal_commit_interval_ns / kNsPerMs)) * kNsPerMs;
+  n.metrics_interval_ns = static_cast<sim::Nanos>(r.u64_or("metrics_interval_ms", n.metrics_interval_ns / kNsPerMs)) * kNsPerMs;
+  n.lock_policy = one_of(r, "lock_policy", n.lock_policy, {"document", "collection"});
+  n.record_store = one_of(r, "record_store", n.record_store, {"wiredtiger", "mmapv1"});
+  n.oplog = r.bool_or("oplog", n.oplog);
+  n.oplog_max_entries = r.u64_or("oplog_max_entries", n.oplog_max_entries);
+  if (n.checkpoint_interval_ns == 0 || n.journal_commit_interval_ns == 0) {
+    throw sim::JsonError(path, "intervals must be positive");
+  }
+  r.reject_unknown();
+  return n;
+}
+
+WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  WorkloadSpec w;
+  w.kind = one_of(r, "kind", w.kind, {"kv", "documents", "time_series", "padding", "backup"});
+  w.padding_variant = one_of(r, "padding_variant", w.padding_variant, {"grow", "preset"});
+  w.power_of_2_sizes = r.bool_or("power_of_2_sizes", w.power_of_2_sizes);
+  w.insert_weight = r.u64_or("insert_weight", w.insert_weight);
+  w.update_weight = r.u64_or("update_weight", w.update_weight);
+  w.delete_weight = r.u64_or("delete_weight", w.delete_weight);
+  w.find_weight = r.u64_or("find_weight", w.find_weight);
+  w.ddl_weight = r.u64_or("ddl_weight", w.ddl_weight);
+  w.batch_size = r.u64_or("batch_size", w.batch_size);
+  w.total_documents = r.u64_or("total_documents", w.total_documents);
+  w.stop_inserts_at_ms = r.u64_or("stop_inserts_at_ms", w.stop_inserts_at_ms);
+  if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight + w.ddl_weight == 0) {
+    throw sim::JsonError(path, "at least one operation weight must be positive");
+  }
+  if (w.batch_size < 1 || w.batch_size > 100000) throw sim::JsonError(r.path_of("batch_size"), "must be in [1, 100000]");
+  w.writers = r.u64_or("writers", w.writers);
+  w.keys = r.u64_or("keys", w.keys);
+  w.think_ns = static_cast<sim::Nanos>(r.u64_or("think_us", w.think_ns / sim::kNsPerUs)) * sim::kNsPerUs;
+  w.durable_fraction = r.fraction_or("durable_fraction", w.durable_fraction);
+  w.delete_fraction = r.fraction_or("delete_fraction", w.delete_fraction);
+  w.keys_per_txn_max = r.u64_or("keys_per_txn_max", w.keys_per_txn_max);
+  w.value_bytes_min = r.u64_or("value_bytes_min", w.value_bytes_min);
+  w.value_bytes_max = r.u64_or("value_bytes_max", w.value_bytes_max);
+  // Each writer holds a WiredTiger session: more than session_max (100) fail at open_session.
+  if (w.writers < 1 || w.writers > 100) throw sim::JsonError(r.path_of("writers"), "must be in [1, 100]");
+  if (w.keys < 1) throw sim::JsonError(r.path_of("keys"), "must be at least 1");
+  if (w.keys_per_txn_max < 1) throw sim::JsonError(r.path_of("keys_per_txn_max"), "must be at least 1");
+  if (w.value_bytes_min > w.value_bytes_max || w.value_bytes_max > (1u << 20)) {
+    throw sim::JsonError(r.path_of("value_bytes_max"), "needs value_bytes_min <= value_bytes_max <= 1 MiB");
+  }
+  r.reject_unknown();
+  return w;
+}
+
+TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  TtlSpec t;
+  t.mode = one_of(r, "mode", t.mode, {"index", "manual", "none"});
+  t.expire_after_s = r.u64_or("expire_after_s", t.expire_after_s);
+  t.monitor_sleep_s = r.u64_or("monitor_sleep_s", t.monitor_sleep_s);
+  if (t.monitor_sleep_s == 0) throw sim::JsonError(r.path_of("monitor_sleep_s"), "must be at least 1");
+  t.monitor_enabled = r.bool_or("monitor_enabled", t.monitor_enabled);
+  t.manual_every_s = r.u64_or("manual_every_s", t.manual_every_s);
+  if (t.manual_every_s == 0) throw sim::JsonError(r.path_of("manual_every_s"), "must be at least 1");
+  t.index_at_ms = r.u64_or("index_at_ms", t.index_at_ms);
+  t.primary = one_of(r, "role", "primary", {"primary", "secondary"}) == "primary";
+  t.query_every_ms = r.u64_or("query_every_ms", t.query_every_ms);
+  t.touch_every_ms = r.u64_or("touch_every_ms", t.touch_every_ms);
+  r.reject_unknown();
+  return t;
+}
+
+BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  BackupSpec b;
+  b.mode = one_of(r, "mode", b.mode, {"release", "baseline", "none"});
+  b.start_ms = r.u64_or("start_ms", b.start_ms);
+  b.sentinel = r.bool_or("sentinel", b.sentinel);
+  b.order = one_of(r, "order", b.order, {"hottest_first", "name"});
+  b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
+  if (b.copy_mb_per_s == 0) throw sim::JsonError(r.path_of("copy_mb_per_s"), "must be at least 1");
+  b.destination_mb = r.u64_or("destination_mb", b.destination_mb);
+  r.reject_unknown();
+  return b;
+}
+
+engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  engine::CostModel c;
+  const uint64_t cores = r.u64_or("cpu_cores", static_cast<uint64_t>(c.cpu_cores));  // checked before narrowing
+  if (cores < 1 || cores > 256) throw sim::JsonError(r.path_of("cpu_cores"), "must be in [1, 256]");
+  c.cpu_cores = static_cast<int>(cores);
+  auto ns = [&](const char* key, sim::Nanos& field) {
+    field = static_cast<sim::Nanos>(r.u64_or(key, static_cast<uint64_t>(field)));
+  };
+  ns("cpu_per_op_ns", c.cpu_per_op_ns);
+  ns("cpu_per_byte_ns", c.cpu_per_byte_ns);
+  ns("cpu_per_key_ns", c.cpu_per_key_ns);
+  ns("cpu_per_doc_ns", c.cpu_per_doc_ns);
+  ns("move_ns", c.move_ns);
+  ns("disk_per_byte_ns", c.disk_per_byte_ns);
+  ns("disk_sync_ns", c.disk_sync_ns);
+  ns("restart_ns", c.restart_ns);
+  r.reject_unknown();
+  return c;
+}
+
+// Each knob's extremes must make a valid scenario, or a seed would fail on bad input mid-explore.
+void check_knob_extremes(const nlohmann::json& j, const std::vector<KnobSpec>& knobs, const std::string& origin) {
+  for (const auto& [path, value] : knob_extremes(knobs)) {
+    nlohmann::json one = j;
+    one.erase("knobs");
+    set_field(one, path, value, origin);
+    scenario_from_json(one, origin + " with knob " + path + "=" + value.dump());
+  }
+}
+
+}  // namespace
+
+void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what) {
+  nlohmann::json* node = &j;
+  if (std::count(dotted.begin(), dotted.end(), '.') >= 16) {  // each part may add a nesting level
+    throw std::invalid_argument(what + ": a path of more than 16 parts");
+  }
+  for (size_t start = 0;;) {
+    const size_t dot = dotted.find('.', start);
+    const std::string part = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (node->is_null()) *node = nlohmann::json::object();  // a section the file left out
+    if (!node->is_object()) throw std::invalid_argument(what + ": " + part + " is inside a non-object");
+    node = &(*node)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  *node = std::move(value);
+}
+
+Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) {
+  try {
+    ObjectReader r(j, "");
+    Scenario s;
+    s.source = j;
+    s.name = r.string("name");
+    s.description = r.string_or("description", "");
+    const uint64_t duration_ms = r.u64("duration_ms");
+    if (duration_ms == 0 || duration_ms > 7ULL * 24 * 3600 * 1000) {
+      throw sim::JsonError("/duration_ms", "must be in (0, 7 days]");
+    }
+    s.duration_ns = static_cast<sim::Nanos>(duration_ms) * kNsPerMs;
+    const uint64_t liveness_ms = r.u64_or("liveness_ms", 0);
+    if (liveness_ms > 24ULL * 3600 * 1000) throw sim::JsonError("/liveness_ms", "must be at most a day");
+    s.liveness_ns = static_cast<sim::Nanos>(liveness_ms) * kNsPerMs;
+    if (auto* n = r.optional("node")) s.node = node_from(*n, "/node");
+    if (auto* w = r.optional("workload")) s.workload = workload_from(*w, "/workload");
+    if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");
+    if (auto* t = r.optional("ttl")) s.ttl = ttl_from(*t, "/ttl");
+    if (auto* b = r.optional("backup")) s.backup = backup_from(*b, "/backup");
+    auto* plan = r.optional("fault_plan");
+    auto* swarm = r.optional("swarm");
+    if (plan != nullptr && plan->is_null()) plan = nullptr;  // --set fault_plan=null: use a swarm
+    if (swarm != nullptr && swarm->is_null()) swarm = nullptr;
+    if (plan != nullptr && swarm != nullptr) {
+      throw sim::JsonError("/fault_plan", "give either fault_plan or swarm, not both");
+    }
+    if (plan != nullptr) s.fault_plan = faults::plan_from_json(*plan, "/fault_plan");
+    if (swarm != nullptr) s.swarm = faults::swarm_from_json(*swarm, "/swarm");
+    if (auto* k = r.optional("knobs")) s.knobs = knobs_from_json(*k);
+    s.buggify = r.bool_or("buggify", false);
+    r.optional("knobs_drawn");  // informational: what a seed drew (trace headers)
+    r.reject_unknown();
+    check_knob_extremes(j, s.knobs, origin);
+    return s;
+  } catch (const sim::JsonError& e) {
+    throw std::invalid_argument(origin + ": " + e.what());
+  }
+}
+
+namespace {
+
+void apply_override(nlohmann::json& j, const std::string& setting, const std::string& origin) {
+  const size_t eq = setting.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw std::invalid_argument(origin + ": --set " + setting + ": expected path=value, e.g. node.lock_policy=collection");
+  }
+  const std::string text = setting.substr(eq + 1);
+  nlohmann::json value = nlohmann::json::accept(text) ? sim::parse_json(text, origin + ": --set " + setting) : nlohmann::json(text);
+  set_field(j, setting.substr(0, eq), std::move(value), origin + ": --set " + setting);
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(path + ": cannot open scenario file");
+  std::stringstream buf;
+  buf << in.rdbuf();
+  nlohmann::json j = sim::parse_json(buf.str(), path);
+  for (const std::string& o : overrides) apply_override(j, o, path);
+  return scenario_from_json(j, overrides.empty() ? path : path + " (with --set)");
+}
+
+}  // namespace wtsim::world

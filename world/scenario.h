@@ -1,0 +1,101 @@
+#pragma once
+// A scenario file: what to run (duration, node knobs, workload) and which faults may happen,
+// either as an explicit fault plan or as a swarm spec a seed draws a plan from.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/cost_model.h"
+#include "faults/fault_plan.h"
+#include "faults/fault_swarm.h"
+#include "sim/virtual_clock.h"
+#include "world/knobs.h"
+
+namespace wtsim::world {
+
+struct NodeSpec {
+  uint64_t cache_mb = 64;
+  uint64_t log_file_max_kb = 0;  // 0: WiredTiger's default (100 MB); smaller files switch often
+  sim::Nanos checkpoint_interval_ns = 60 * sim::kNsPerSec;
+  sim::Nanos journal_commit_interval_ns = 100 * sim::kNsPerMs;
+  sim::Nanos metrics_interval_ns = sim::kNsPerSec;  // 0: no metrics time series
+  std::string lock_policy = "document";             // "document" (WiredTiger) or "collection" (MMAPv1)
+  std::string record_store = "wiredtiger";          // "documents" only: "mmapv1" = padded records
+  bool oplog = true;
+  uint64_t oplog_max_entries = 100'000;
+};
+
+struct WorkloadSpec {
+  std::string kind = "kv";  // "kv" or "documents"
+  uint64_t writers = 3;
+  uint64_t keys = 500;
+  sim::Nanos think_ns = 5 * sim::kNsPerMs;  // mean pause between a writer's commits
+  double durable_fraction = 0.5;
+  double delete_fraction = 0.1;
+  uint64_t keys_per_txn_max = 3;
+  uint64_t value_bytes_min = 16;
+  uint64_t value_bytes_max = 200;
+  // "documents" only: the mix of operations (weights) and the bulk-insert batch size.
+  uint64_t insert_weight = 4, update_weight = 4, delete_weight = 1, find_weight = 2;
+  // DDL while the clients write: createIndex, dropIndex or collMod of an index no restart
+  // re-creates, so a lost acknowledged catalog change shows (0: none).
+  uint64_t ddl_weight = 0;
+  uint64_t batch_size = 10;
+  uint64_t total_documents = 0;  // > 0: each writer inserts its share of this many, then stops
+  uint64_t stop_inserts_at_ms = 0;  // "time_series" only: > 0, inserts stop at this time
+  std::string padding_variant = "grow";  // "padding" only: "grow" ({_id} then $inc new fields) or "preset"
+  bool power_of_2_sizes = false;         // "padding" only: the collection's usePowerOf2Sizes
+};
+
+// The TTL experiments (kind "time_series"): how old documents go away.
+struct TtlSpec {
+  std::string mode = "index";        // "index" (TTL monitor), "manual" (a deleteMany job), "none"
+  uint64_t expire_after_s = 300;
+  uint64_t monitor_sleep_s = 60;     // ttlMonitorSleepSecs
+  bool monitor_enabled = true;       // ttlMonitorEnabled
+  uint64_t manual_every_s = 60;      // the manual job's period
+  uint64_t index_at_ms = 0;          // > 0: the index is created this late (the backlog case)
+  bool primary = true;               // false: the node is a secondary (TTL deletes nothing)
+  uint64_t query_every_ms = 0;       // > 0: find().sort({created_at: 1}).limit(1) with explain
+  uint64_t touch_every_ms = 0;       // > 0: a client moves a random document's created_at to now
+};
+
+// Hot backup (kind "backup"): how and when the node is backed up.
+struct BackupSpec {
+  std::string mode = "release";        // "release" (per-table), "baseline" (backup cursor), "none"
+  uint64_t start_ms = 120000;
+  bool sentinel = true;                // backup.in_progress protocol
+  std::string order = "hottest_first"; // or "name"
+  uint64_t copy_mb_per_s = 50;         // the copy's bandwidth (virtual)
+  uint64_t destination_mb = 0;         // > 0: the backup device's capacity (ENOSPC beyond it)
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  sim::Nanos duration_ns = 10 * sim::kNsPerSec;  // the fault phase
+  sim::Nanos liveness_ns = 0;  // > 0: then faults stop and the node must converge within this
+  NodeSpec node;
+  WorkloadSpec workload;
+  TtlSpec ttl;
+  BackupSpec backup;
+  engine::CostModel cost;
+  std::optional<faults::FaultPlan> fault_plan;  // explicit plan, used as is
+  faults::SwarmSpec swarm;                      // otherwise drawn per seed
+  std::vector<KnobSpec> knobs;                  // drawn per seed (knobs.h), before the run
+  bool buggify = false;                         // rare-but-legal engine switches (sim/buggify.h)
+  nlohmann::json source;                        // the scenario as read, for the trace header
+};
+
+// Throws std::invalid_argument "FILE: /path: problem". `overrides` are "a.b=value" settings
+// applied to the JSON before it is read (value parsed as JSON, else taken as a string).
+Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
+// `origin` names the source in messages (a file name, or "trace header").
+Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin);
+// Sets the field at a dotted path ("node.cache_mb"), creating objects on the way. Throws
+// std::invalid_argument starting with `what` if the path runs through a non-object.
+void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what);
+
+}  // namespace wtsim::world

@@ -1,0 +1,223 @@
+// The TTL experiments (shared/seeds/000): clients insert batches of {value, created_at, filler}
+// at a steady rate into test.demo while old documents go away through the TTL monitor (an index
+// with expireAfterSeconds) or a manual deleteMany job, optionally with the TTL index created late
+// (a backlog) and a query loop timing find().sort({created_at: 1}).limit(1).
+#include <limits>
+
+#include "world/doc_system.h"
+
+namespace wtsim::world {
+namespace {
+
+constexpr const char* kNs = "test.demo";
+constexpr const char* kField = "created_at";
+constexpr int kUuidsPerDocument = 5;
+
+class TimeSeriesSystem final : public DocSystem {
+ public:
+  using DocSystem::DocSystem;
+
+  void spawn_actors(const std::string& suffix) override {
+    sim::Simulator& sim = world_.sim();
+    for (uint64_t i = 0; i < world_.scenario().workload.writers; ++i) {
+      sim.spawn("inserter-" + std::to_string(i) + suffix, "node", [this, i] { inserter(static_cast<int>(i)); });
+    }
+    const TtlSpec& ttl = world_.scenario().ttl;
+    if (ttl.mode == "index") sim.spawn("ttl-monitor" + suffix, "node", [this] { ttl_monitor(); });
+    if (ttl.mode == "manual") sim.spawn("delete-job" + suffix, "node", [this] { delete_job(); });
+    if (ttl.mode != "none" && ttl.index_at_ms > 0) sim.spawn("index-builder" + suffix, "node", [this] { late_index(); });
+    if (ttl.query_every_ms > 0) sim.spawn("query-loop" + suffix, "node", [this] { query_loop(); });
+    if (ttl.touch_every_ms > 0) sim.spawn("toucher" + suffix, "node", [this] { toucher(); });
+    spawn_oplog_trimmer(suffix);
+  }
+
+  // TTL catches up: a whole pass must start and finish after the faults stopped.
+  std::string liveness_pending(int64_t since_ns) const override {
+    const TtlSpec& ttl = world_.scenario().ttl;
+    if (ttl.mode != "index" || !ttl.monitor_enabled) return "";
+    return last_pass_start_ns_ >= since_ns ? "" : "no complete TTL pass since the faults stopped";
+  }
+
+  std::vector<properties::Marker> busy_phases() const override {
+    std::vector<properties::Marker> phases = DocSystem::busy_phases();
+    if (in_pass_) phases.push_back(properties::Marker::kCrashDuringTtlPass);
+    return phases;
+  }
+
+ private:
+  engine::IndexSpec created_at_index() const {
+    const TtlSpec& ttl = world_.scenario().ttl;
+    engine::IndexSpec spec{"created_at_1", {{kField, 1}}, false, std::nullopt, ""};
+    if (ttl.mode == "index") spec.expire_after_seconds = engine::Document(ttl.expire_after_s);
+    return spec;
+  }
+
+  int create_schema(engine::OperationContext& op) override {
+    int ret = engine_->create_collection(op, kNs);
+    const TtlSpec& ttl = world_.scenario().ttl;
+    const bool index_now = ttl.mode != "none" && static_cast<uint64_t>(world_.sim().now_ns() / sim::kNsPerMs) >= ttl.index_at_ms;
+    if (ret == 0 && index_now) ret = engine_->create_index(op, kNs, created_at_index());
+    return ret;
+  }
+
+  engine::Document make_doc(sim::Rng& rng, uint64_t value) {
+    engine::Document filler = engine::Document::array();
+    for (int i = 0; i < kUuidsPerDocument; ++i) {
+      std::vector<uint8_t> uuid(16);
+      for (uint8_t& b : uuid) b = static_cast<uint8_t>(rng.next());
+      filler.push_back(engine::Document::binary(std::move(uuid), 4));  // BSON UUID (subtype 4)
+    }
+    return {{"_id", value}, {"value", value}, {kField, engine::make_date(engine_->now_ms())}, {"filler", filler}};
+  }
+
+  void inserter(int index) {
+    const ClientScope scope(world_);
+    const WorkloadSpec& w = world_.scenario().workload;
+    sim::Simulator& sim = world_.sim();
+    engine::OperationContext op(world_.node().conn());
+    sim::Rng rng = sim::stream(world_.seed(), "workload.inserter." + std::to_string(index) + world_.generation_suffix());
+    // _id values are unique across inserters and generations: (generation, inserter, counter).
+    uint64_t value = (world_.node().generation() << 40) | (static_cast<uint64_t>(index) << 32);
+    if (inserted_.size() <= static_cast<size_t>(index)) inserted_.resize(static_cast<size_t>(index) + 1);
+    inserted_[static_cast<size_t>(index)] = {value, value};
+    const sim::Nanos stop_ns = w.stop_inserts_at_ms > 0 ? static_cast<sim::Nanos>(w.stop_inserts_at_ms) * sim::kNsPerMs
+                                                        : world_.end_ns();
+    while (sim.now_ns() < std::min(stop_ns, world_.end_ns())) {
+      std::vector<engine::Document> batch;
+      for (uint64_t i = 0; i < w.batch_size; ++i) batch.push_back(make_doc(rng, value++));
+      check(engine_->insert_many(op, kNs, std::move(batch), {rng.chance(w.durable_fraction)}), "insert_many");
+      inserted_[static_cast<size_t>(index)].second = value;
+      sim.sleep_for(w.think_ns);
+    }
+  }
+
+  // A session refresh: a random document of this generation gets created_at = now, so a TTL pass
+  // that scanned it as expired must see, inside its delete, that it no longer is.
+  void toucher() {
+    const ClientScope scope(world_);
+    sim::Simulator& sim = world_.sim();
+    engine::OperationContext op(world_.node().conn());
+    sim::Rng rng = sim::stream(world_.seed(), "workload.toucher" + world_.generation_suffix());
+    const sim::Nanos every_ns = static_cast<sim::Nanos>(world_.scenario().ttl.touch_every_ms) * sim::kNsPerMs;
+    while (sim.now_ns() < world_.end_ns()) {
+      sim.sleep_for(rng.between(every_ns / 2, every_ns + every_ns / 2));
+      if (sim.now_ns() >= world_.end_ns() || inserted_.empty()) continue;
+      const auto [first, next] = inserted_[rng.below(inserted_.size())];
+      if (next <= first) continue;
+      const engine::Document filter = {{"_id", first + rng.below(next - first)}};
+      const engine::Document touch = {{"$set", {{kField, engine::make_date(engine_->now_ms())}}}};
+      check(engine_->update(op, kNs, filter, touch, /*upsert=*/false, /*multi=*/false, {false}), "update");
+    }
+  }
+
+  // Absent faults, nothing older than the bound of a finished pass may remain.
+  void check_bounded_age(engine::OperationContext& op, int64_t pass_start_ms) {
+    for (const auto& [ns, coll] : engine_->catalog().collections()) {
+      for (const engine::IndexSpec& index : coll.indexes) {
+        if (!index.expire_after_seconds || !index.expire_after_seconds->is_number() || index.fields.size() != 1) continue;
+        const int64_t bound = pass_start_ms - static_cast<int64_t>(index.expire_after_seconds->get<double>() * 1000);
+        int ret = 0;
+        const uint64_t left = engine_->count_internal(
+            op, ns, {{index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}}, &ret);
+        world_.after_wt_call();
+        if (ret == 0 && left > 0) {
+          finding(properties::Property::kTtlBoundedAge, ns + ": " + std::to_string(left) + " documents older than the bound of the pass that just finished");
+        }
+      }
+    }
+  }
+
+  void ttl_monitor() {
+    const TtlSpec& ttl = world_.scenario().ttl;
+    sim::Simulator& sim = world_.sim();
+    engine::OperationContext op(world_.node().conn());
+    while (true) {
+      sim.sleep_until(std::min(sim.now_ns() + static_cast<sim::Nanos>(ttl.monitor_sleep_s) * sim::kNsPerSec, world_.end_ns()));
+      if (sim.now_ns() >= world_.end_ns()) break;
+      if (!ttl.monitor_enabled) continue;
+      const sim::Nanos start_ns = sim.now_ns();
+      const int64_t start_ms = engine_->now_ms();
+      engine::TtlPassResult r;
+      {
+        const BusyFlag busy(in_pass_);
+        r = engine_->ttl_pass(op, ttl.primary);
+        world_.after_wt_call();
+      }
+      if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "ttl_pass");
+      world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
+                           {{"indexes", r.indexes}, {"deleted", r.deleted}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
+      if (ttl.primary && r.wt_code == 0) check_bounded_age(op, start_ms);
+      if (r.wt_code == 0) last_pass_start_ns_ = start_ns;
+    }
+  }
+
+  void delete_job() {
+    const TtlSpec& ttl = world_.scenario().ttl;
+    sim::Simulator& sim = world_.sim();
+    engine::OperationContext op(world_.node().conn());
+    while (true) {
+      sim.sleep_until(std::min(sim.now_ns() + static_cast<sim::Nanos>(ttl.manual_every_s) * sim::kNsPerSec, world_.end_ns()));
+      if (sim.now_ns() >= world_.end_ns()) break;
+      const int64_t bound = engine_->now_ms() - static_cast<int64_t>(ttl.expire_after_s) * 1000;
+      const sim::Nanos start_ns = sim.now_ns();
+      const engine::WriteResult r = engine_->remove(op, kNs, {{kField, {{"$lt", engine::make_date(bound)}}}}, false, {});
+      check(r, "delete_job");
+      world_.trace().event(sim.now_ns(), sim.current().name, "delete_job",
+                           {{"deleted", r.n}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
+    }
+  }
+
+  void late_index() {
+    sim::Simulator& sim = world_.sim();
+    const sim::Nanos at_ns = static_cast<sim::Nanos>(world_.scenario().ttl.index_at_ms) * sim::kNsPerMs;
+    if (sim.now_ns() < at_ns) sim.sleep_until(std::min(at_ns, world_.end_ns()));
+    if (sim.now_ns() >= world_.end_ns()) return;
+    engine::OperationContext op(world_.node().conn());
+    const sim::Nanos start_ns = sim.now_ns();
+    const int ret = engine_->create_index(op, kNs, created_at_index());
+    world_.after_wt_call();
+    if (ret != 0 && ret < 1000) world_.handle_wt_failure(ret, "create_index");
+    world_.trace().event(sim.now_ns(), sim.current().name, "index_built",
+                         {{"index", "created_at_1"}, {"code", ret}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
+  }
+
+  void query_loop() {
+    sim::Simulator& sim = world_.sim();
+    engine::OperationContext op(world_.node().conn());
+    engine::FindRequest oldest;
+    oldest.sort = std::make_pair(std::string(kField), 1);
+    oldest.limit = 1;
+    // Like the account, query once the index exists (before it, each call would sort everything).
+    const sim::Nanos index_ns = static_cast<sim::Nanos>(world_.scenario().ttl.index_at_ms) * sim::kNsPerMs;
+    if (sim.now_ns() < index_ns) sim.sleep_until(std::min(index_ns, world_.end_ns()));
+    while (true) {
+      sim.sleep_until(std::min(sim.now_ns() + static_cast<sim::Nanos>(world_.scenario().ttl.query_every_ms) * sim::kNsPerMs, world_.end_ns()));
+      if (sim.now_ns() >= world_.end_ns()) break;
+      const sim::Nanos start_ns = sim.now_ns();
+      const engine::FindResult r = engine_->find(op, kNs, oldest);
+      world_.after_wt_call();
+      if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "find");
+      const engine::Document& stats = r.explain["executionStats"];
+      engine::Document scan = stats["executionStages"];
+      while (scan.contains("inputStage")) scan = engine::Document(scan["inputStage"]);
+      world_.trace().event(sim.now_ns(), sim.current().name, "query",
+                           {{"stage", scan.value("stage", "")},
+                            {"keysExamined", stats.value("totalKeysExamined", 0)},
+                            {"docsExamined", stats.value("totalDocsExamined", 0)},
+                            {"seeks", scan.value("seeks", 0)},
+                            {"works", scan.value("works", 0)},
+                            {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
+    }
+  }
+
+  bool in_pass_ = false;  // the TTL monitor is inside a pass
+  sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
+  // Per inserter of this generation: [first _id, next _id) inserted so far (the toucher's pool).
+  std::vector<std::pair<uint64_t, uint64_t>> inserted_;
+};
+
+}  // namespace
+
+std::unique_ptr<System> make_time_series_system(World& world) { return std::make_unique<TimeSeriesSystem>(world); }
+
+}  // namespace wtsim::world
