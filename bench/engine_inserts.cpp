@@ -75,9 +75,9 @@ void BM_EngineDurableInserts(benchmark::State& state) {
           state.SkipWithError(("engine open failed: " + std::to_string(ret)).c_str());
           return;
         }
-        if (const int ret = eng.create_index(op, kNs, engine::IndexSpec{"g_1", {{"g", 1}}, false, std::nullopt, ""});
-            ret != 0) {
-          state.SkipWithError(("create_index failed: " + std::to_string(ret)).c_str());
+        if (const engine::Status s = eng.create_index(op, kNs, engine::IndexSpec{"g_1", {{"g", 1}}, false, std::nullopt, ""});
+            !s.ok()) {
+          state.SkipWithError(("create_index failed: " + std::to_string(s.trace_code())).c_str());
           return;
         }
         uint64_t i = 0;

@@ -67,9 +67,9 @@ int DocumentEngine::recount(OperationContext& op, const CollectionSpec& coll) {
   return ret == WT_NOTFOUND ? 0 : ret;
 }
 
-int DocumentEngine::create_collection(OperationContext& op, const std::string& ns, CollectionOptions options) {
-  if (catalog_.find(ns) != nullptr) return 0;
-  if (ns.find('.') == std::string::npos) return kBadValue;
+Status DocumentEngine::create_collection(OperationContext& op, const std::string& ns, CollectionOptions options) {
+  if (catalog_.find(ns) != nullptr) return {};
+  if (ns.find('.') == std::string::npos) return Status::error(ErrorCode::kBadValue);
   HierarchicalLock lock(locks_, ns.substr(0, ns.find('.')), ns.substr(ns.find('.') + 1), LockMode::kIX, LockPolicy::kCollection);
   CollectionSpec spec;
   spec.ns = ns;
@@ -91,72 +91,75 @@ int DocumentEngine::create_collection(OperationContext& op, const std::string& n
     ret = create_table(s, spec.table.c_str(), kRawTable);
   }
   if (ret == 0) ret = save_catalog_durably(op, spec);
-  if (ret != 0) return ret;
+  if (ret != 0) return Status::failed(ret);
   ++metrics_.opcounters.command;
   counts_[ns] = {};
   catalog_.put(std::move(spec));
-  return 0;
+  assert(catalog_.find(ns) != nullptr);
+  return {};
 }
 
-int DocumentEngine::create_index(OperationContext& op, const std::string& ns, IndexSpec spec) {
-  int ret = create_collection(op, ns);
-  if (ret != 0) return ret;
+Status DocumentEngine::create_index(OperationContext& op, const std::string& ns, IndexSpec spec) {
+  if (const Status created = create_collection(op, ns); !created.ok()) return created;
   ++metrics_.opcounters.command;
   if (spec.name.empty()) spec.name = default_index_name(spec.fields);
-  if (spec.fields.empty()) return kBadValue;
+  if (spec.fields.empty()) return Status::error(ErrorCode::kBadValue);
   HierarchicalLock lock(locks_, ns.substr(0, ns.find('.')), ns.substr(ns.find('.') + 1), LockMode::kIX, LockPolicy::kCollection);
   CollectionSpec coll = *catalog_.find(ns);
-  if (coll.index(spec.name) != nullptr) return 0;  // idempotent, as MongoDB
+  if (coll.index(spec.name) != nullptr) return {};  // idempotent, as MongoDB
   spec.table = "table:i" + std::to_string(catalog_.next_ident());
   WT_SESSION* s = op.session();
-  if ((ret = create_table(s, spec.table.c_str(), kRawTable)) != 0) return ret;
+  int ret = create_table(s, spec.table.c_str(), kRawTable);
+  if (ret != 0) return Status::failed(ret);
   coll.indexes.push_back(spec);
   // Build: one transaction that writes every entry and the catalog row (a foreground build).
-  if ((ret = op.begin()) != 0) return ret;
+  if ((ret = op.begin()) != 0) return Status::failed(ret);
   std::vector<std::pair<std::string, Document>> docs;
   ret = matching_records(op, coll, Document::object(), 0, &docs);
   CollectionSpec only_new = coll;
   only_new.indexes = {spec};
-  for (size_t i = 0; ret == 0 && i < docs.size(); ++i) {
-    WriteError error;
+  WriteError error;
+  for (size_t i = 0; ret == 0 && error.code == ErrorCode::kOk && i < docs.size(); ++i) {
     const auto& [rkey, doc] = docs[i];
+    error = WriteError{};
     ret = apply_indexes(op, only_new, rkey, rkey, nullptr, &doc, &error);
-    if (ret == 0 && error.code != 0) ret = error.code;
   }
-  if (ret != 0) {
+  if (ret != 0 || error.code != ErrorCode::kOk) {
     op.rollback();
-    return ret;
+    return ret != 0 ? Status::failed(ret) : Status::error(error.code);  // a failure outranks an answer
   }
-  if ((ret = commit_catalog_row(op, coll)) != 0) return ret;
+  if ((ret = commit_catalog_row(op, coll)) != 0) return Status::failed(ret);
   catalog_.put(std::move(coll));
-  return 0;
+  assert(catalog_.find(ns)->index(spec.name) != nullptr);
+  return {};
 }
 
-int DocumentEngine::drop_index(OperationContext& op, const std::string& ns, const std::string& name) {
+Status DocumentEngine::drop_index(OperationContext& op, const std::string& ns, const std::string& name) {
   CollectionSpec* found = catalog_.find_mutable(ns);
-  if (found == nullptr) return kNamespaceNotFound;
+  if (found == nullptr) return Status::error(ErrorCode::kNamespaceNotFound);
   ++metrics_.opcounters.command;
   HierarchicalLock lock(locks_, found->db(), found->name(), LockMode::kIX, LockPolicy::kCollection);
   CollectionSpec coll = *found;
   auto it = std::find_if(coll.indexes.begin(), coll.indexes.end(), [&](const IndexSpec& i) { return i.name == name; });
-  if (it == coll.indexes.end()) return kIndexNotFound;
+  if (it == coll.indexes.end()) return Status::error(ErrorCode::kIndexNotFound);
   const std::string table = it->table;
   coll.indexes.erase(it);
-  int ret = save_catalog_durably(op, coll);
-  if (ret != 0) return ret;
+  const int ret = save_catalog_durably(op, coll);
+  if (ret != 0) return Status::failed(ret);
   catalog_.put(std::move(coll));
   op.close_cursors();
   WT_SESSION* s = op.session();
   // The table goes after the catalog stops naming it; a crash in between leaves an orphan table,
   // which is harmless (never read).
   s->drop(s, table.c_str(), "force=true");
-  return 0;
+  assert(catalog_.find(ns)->index(name) == nullptr);
+  return {};
 }
 
-int DocumentEngine::set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
-                                     std::optional<Document> expire_after_seconds) {
+Status DocumentEngine::set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
+                                        std::optional<Document> expire_after_seconds) {
   CollectionSpec* found = catalog_.find_mutable(ns);
-  if (found == nullptr) return kNamespaceNotFound;
+  if (found == nullptr) return Status::error(ErrorCode::kNamespaceNotFound);
   ++metrics_.opcounters.command;
   // Exclusive, as for every DDL: the copy below is written back after the flush yields, and a
   // dropIndex or createIndex in between would be undone (swarm_documents seed 21, README).
@@ -167,11 +170,11 @@ int DocumentEngine::set_expire_after(OperationContext& op, const std::string& ns
   for (IndexSpec& i : coll.indexes) {
     if (i.name == index) i.expire_after_seconds = expire_after_seconds, changed = true;
   }
-  if (!changed) return kIndexNotFound;
+  if (!changed) return Status::error(ErrorCode::kIndexNotFound);
   const int ret = save_catalog_durably(op, coll);
-  if (ret != 0) return ret;
+  if (ret != 0) return Status::failed(ret);
   catalog_.put(std::move(coll));
-  return 0;
+  return {};
 }
 
 int DocumentEngine::save_catalog_durably(OperationContext& op, const CollectionSpec& coll) {
@@ -270,12 +273,12 @@ Document DocumentEngine::server_status(OperationContext& op) {
   return status;
 }
 
-int DocumentEngine::padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out) {
+Status DocumentEngine::padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out) {
   const CollectionSpec* coll = catalog_.find(ns);
-  if (coll == nullptr || !coll->padded) return kNamespaceNotFound;
+  if (coll == nullptr || !coll->padded) return Status::error(ErrorCode::kNamespaceNotFound);
   MmapAllocator persisted;
   int ret = padded::load(op, *coll, &persisted);
-  if (ret != 0) return ret;
+  if (ret != 0) return Status::failed(ret);
   out->extents = persisted.extents();
   out->free = persisted.free_regions();
   out->padding_factor = persisted.padding_factor();
@@ -293,7 +296,7 @@ int DocumentEngine::padded_layout(OperationContext& op, const std::string& ns, P
     padded::decode(value.data, value.size, &bytes);
     out->records.push_back({padded::loc_of(string_of(key)), bytes});
   }
-  return ret == WT_NOTFOUND ? 0 : ret;
+  return Status::from_wt(ret == WT_NOTFOUND ? 0 : ret);
 }
 
 Document DocumentEngine::coll_stats(const std::string& ns) const {

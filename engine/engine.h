@@ -23,20 +23,11 @@
 #include "engine/metrics.h"
 #include "engine/mmap_allocator.h"
 #include "engine/operation_context.h"
+#include "engine/status.h"
 #include "sim/scheduler.h"
 #include "sim/sync.h"
 
 namespace wtsim::engine {
-
-// Engine-level error codes (MongoDB's numbers where it has one).
-enum ErrorCode : int {
-  kOk = 0,
-  kDuplicateKey = 11000,
-  kNamespaceNotFound = 26,
-  kBadValue = 2,
-  kIndexNotFound = 27,
-  kCannotGrowCapped = 10003,
-};
 
 struct WriteConcern {
   bool durable = false;  // j:true
@@ -44,7 +35,7 @@ struct WriteConcern {
 
 struct WriteError {
   size_t index = 0;
-  int code = 0;
+  ErrorCode code = ErrorCode::kOk;
   std::string message;
 };
 
@@ -68,7 +59,7 @@ struct FindResult {
   std::vector<Document> docs;
   Document explain;  // explain("executionStats") form
   int wt_code = 0;
-  int code = 0;
+  ErrorCode code = ErrorCode::kOk;
   std::string error;
 };
 
@@ -129,10 +120,10 @@ class DocumentEngine {
   int open(OperationContext& op);
 
   // --- DDL ---
-  int create_collection(OperationContext& op, const std::string& ns, CollectionOptions options = {});
-  int create_index(OperationContext& op, const std::string& ns, IndexSpec spec);
-  int drop_index(OperationContext& op, const std::string& ns, const std::string& name);
-  int set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
+  Status create_collection(OperationContext& op, const std::string& ns, CollectionOptions options = {});
+  Status create_index(OperationContext& op, const std::string& ns, IndexSpec spec);
+  Status drop_index(OperationContext& op, const std::string& ns, const std::string& name);
+  Status set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
                        std::optional<Document> expire_after_seconds);
 
   // --- CRUD ---
@@ -162,7 +153,7 @@ class DocumentEngine {
   int trim_oplog(OperationContext& op);
 
   // For checkers: a padded collection's persisted layout beside the allocator's memory.
-  int padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out);
+  Status padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out);
 
   const Catalog& catalog() const { return catalog_; }
   Metrics& metrics() { return metrics_; }
@@ -172,7 +163,6 @@ class DocumentEngine {
   const EngineConfig& config() const { return config_; }
 
  private:
-  friend class WriteUnit;
   struct CollectionCounts {
     int64_t count = 0;
     int64_t data_bytes = 0;
@@ -226,7 +216,7 @@ class DocumentEngine {
                    bool durable, std::vector<uint64_t>& tickets, bool* fallback);
   int insert_group_attempt(OperationContext& op, const CollectionSpec& coll, const std::vector<Document*>& group,
                            bool durable, std::vector<uint64_t>& tickets, bool* fallback);
-  const CollectionSpec* collection_for_write(OperationContext& op, const std::string& ns, int* ret);
+  const CollectionSpec* collection_for_write(OperationContext& op, const std::string& ns, WriteResult* result);
 
   // Read internals (query.cpp).
   int read_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, Document* out);

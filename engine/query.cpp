@@ -319,7 +319,7 @@ FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, con
   const CollectionSpec* coll = catalog_.find(ns);
   if (coll == nullptr) return result;  // a missing collection reads as empty, as MongoDB
   if (!req.hint.empty() && coll->index(req.hint) == nullptr) {
-    result.code = kBadValue;
+    result.code = ErrorCode::kBadValue;
     result.error = "hint provided does not correspond to an existing index";
     return result;
   }

@@ -44,10 +44,13 @@ std::string_view view_of(const std::vector<uint8_t>& bytes) {
 
 }  // namespace
 
-const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op, const std::string& ns, int* ret) {
-  *ret = 0;
-  if (catalog_.find(ns) == nullptr) *ret = create_collection(op, ns);  // implicit, as MongoDB
-  return *ret == 0 ? catalog_.find(ns) : nullptr;
+const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op, const std::string& ns, WriteResult* result) {
+  if (catalog_.find(ns) != nullptr) return catalog_.find(ns);
+  const Status created = create_collection(op, ns);  // implicit, as MongoDB
+  if (created.code != ErrorCode::kOk) result->errors.push_back({0, created.code, "cannot create " + ns});
+  result->wt_code = created.wt_code;
+  assert(created.ok() == (catalog_.find(ns) != nullptr));
+  return created.ok() ? catalog_.find(ns) : nullptr;
 }
 
 int DocumentEngine::apply_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
@@ -115,7 +118,7 @@ int DocumentEngine::apply_indexes(OperationContext& op, const CollectionSpec& co
       c->set_key(c, &key);
       if (spec.unique && (ret = c->search(c)) != WT_NOTFOUND) {
         if (ret != 0) return ret;
-        error->code = kDuplicateKey;
+        error->code = ErrorCode::kDuplicateKey;
         error->message = "E11000 duplicate key error collection: " + coll.ns + " index: " + spec.name;
         return 0;
       }
@@ -189,20 +192,20 @@ int DocumentEngine::write_attempt(OperationContext& op, const CollectionSpec& co
   // WiredTiger may roll any update back (cache pressure, a conflict it sees first): legal, retried.
   if (ret == 0 && !coll.padded && sim::buggify(env_.buggify, "spurious_write_conflict")) ret = WT_ROLLBACK;
   if (ret == 0) ret = mutate(current, &next, &inc_total, error);
-  *changed = ret == 0 && error->code == 0 && current != next;
+  *changed = ret == 0 && error->code == ErrorCode::kOk && current != next;
   if (ret == 0 && *changed && next) bytes.next = to_bson(*next);
   const Document* current_doc = current ? &*current : nullptr;
   const Document* next_doc = next ? &*next : nullptr;
   if (ret == 0 && *changed) ret = apply_record(op, coll, rkey, current_doc, next_doc, bytes, &new_rkey, &size_delta);
   moving_ = current && next && new_rkey != rkey;
   if (ret == 0 && *changed) ret = apply_indexes(op, coll, rkey, new_rkey, current_doc, next_doc, error, &keys_written);
-  if (ret == 0 && *changed && error->code == 0) ret = write_oplog(op, coll, current ? &current->at("_id") : nullptr, next ? &bytes.next : nullptr);
+  if (ret == 0 && *changed && error->code == ErrorCode::kOk) ret = write_oplog(op, coll, current ? &current->at("_id") : nullptr, next ? &bytes.next : nullptr);
   const bool moved = current && next && new_rkey != rkey;
-  if (ret == 0 && *changed && error->code == 0) {
+  if (ret == 0 && *changed && error->code == ErrorCode::kOk) {
     pay_write_cost(next ? bytes.next.size() : rkey.size(), 1);
     env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(keys_written) + (moved ? config_.cost.move_ns : 0));
   }
-  if (ret != 0 || error->code != 0 || !*changed) {
+  if (ret != 0 || error->code != ErrorCode::kOk || !*changed) {
     op.rollback();
     if (alloc != nullptr) alloc->rollback();
     moving_ = false;
@@ -281,7 +284,7 @@ int DocumentEngine::insert_group_attempt(OperationContext& op, const CollectionS
     if ((ret = apply_record(op, coll, rkey, nullptr, &doc, encoded[i], &new_rkey, &size_delta)) == 0) {
       ret = apply_indexes(op, coll, rkey, rkey, nullptr, &doc, &error);
     }
-    if (ret == 0 && error.code != 0) *fallback = true;
+    if (ret == 0 && error.code != ErrorCode::kOk) *fallback = true;
     if (ret == 0 && !*fallback) ret = write_oplog(op, coll, nullptr, &encoded[i].next);
     bytes += encoded[i].next.size();
     writes.push_back(DocWrite{coll.ns, &doc.at("_id"), &doc, view_of(encoded[i].next), 0, nullptr, {}, 0});
@@ -317,7 +320,7 @@ int DocumentEngine::insert_one(OperationContext& op, const CollectionSpec& coll,
   const Mutation insert = [&doc](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                                  WriteError* err) {
     if (current) {
-      err->code = kDuplicateKey;
+      err->code = ErrorCode::kDuplicateKey;
       err->message = "E11000 duplicate key error index: _id_ dup key: " + doc["_id"].dump();
       return 0;
     }
@@ -332,7 +335,7 @@ int DocumentEngine::insert_one(OperationContext& op, const CollectionSpec& coll,
 WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string& ns, std::vector<Document> docs,
                                         WriteConcern wc, bool ordered) {
   WriteResult result;
-  const CollectionSpec* coll = collection_for_write(op, ns, &result.wt_code);
+  const CollectionSpec* coll = collection_for_write(op, ns, &result);
   if (coll == nullptr) return result;
   std::vector<uint64_t> tickets;
   for (size_t start = 0; start < docs.size() && result.wt_code == 0;) {
@@ -361,11 +364,11 @@ WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string&
       ++metrics_.opcounters.insert;
       WriteError error;
       if (!docs[i].is_object()) {
-        error = {i, kBadValue, "a document must be an object"};
+        error = {i, ErrorCode::kBadValue, "a document must be an object"};
       } else if ((result.wt_code = insert_one(op, *coll, docs[i], wc.durable, tickets, &error)) != 0) {
         break;
       }
-      if (error.code != 0) {
+      if (error.code != ErrorCode::kOk) {
         error.index = i;
         result.errors.push_back(error);
         stopped = ordered;
@@ -386,7 +389,7 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
                                    const Document& update, bool upsert, bool multi, WriteConcern wc) {
   WriteResult result;
   ++metrics_.opcounters.update;
-  const CollectionSpec* coll = collection_for_write(op, ns, &result.wt_code);
+  const CollectionSpec* coll = collection_for_write(op, ns, &result);
   if (coll == nullptr) return result;
   std::vector<uint64_t> tickets;
   std::vector<std::string> keys = target_keys(op, *coll, filter, !multi, &result.wt_code);
@@ -396,7 +399,7 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
     if (!current || !matches(*current, filter)) return 0;  // gone or changed since the plan saw it
     Document doc = *current;
     error->message = apply_update(doc, update, inc);
-    if (!error->message.empty()) error->code = kBadValue;
+    if (!error->message.empty()) error->code = ErrorCode::kBadValue;
     *next = doc;
     return 0;
   };
@@ -405,7 +408,7 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
     bool changed = false;
     result.wt_code = write_one(op, *coll, rkey, modify, wc.durable, tickets, &error, &changed);
     if (result.wt_code != 0) break;
-    if (error.code != 0) {
+    if (error.code != ErrorCode::kOk) {
       result.errors.push_back(error);
       break;
     }
@@ -418,13 +421,13 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
     int64_t inc = 0;
     const std::string message = apply_update(doc, update, &inc);
     if (!message.empty()) {
-      result.errors.push_back({0, kBadValue, message});
+      result.errors.push_back({0, ErrorCode::kBadValue, message});
     } else {
       if (!doc.contains("_id")) doc["_id"] = "oid" + std::to_string(next_object_id_++);
       const Mutation insert = [&](const std::optional<Document>& current, std::optional<Document>* next,
                                   int64_t* inc_total, WriteError* error) {
         if (current) {
-          error->code = kDuplicateKey;
+          error->code = ErrorCode::kDuplicateKey;
           error->message = "E11000 duplicate key error (upsert raced an insert)";
           return 0;
         }
@@ -436,8 +439,8 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
       bool changed = false;
       const std::string rkey = coll->padded ? std::string() : record_key(doc["_id"]);
       result.wt_code = write_one(op, *coll, rkey, insert, wc.durable, tickets, &error, &changed);
-      if (error.code != 0) result.errors.push_back(error);
-      if (result.wt_code == 0 && error.code == 0) result.upserted_ids.push_back(doc["_id"]);
+      if (error.code != ErrorCode::kOk) result.errors.push_back(error);
+      if (result.wt_code == 0 && error.code == ErrorCode::kOk) result.upserted_ids.push_back(doc["_id"]);
     }
   }
   const int flushed = finish_durable(op, wc.durable, tickets);

@@ -31,7 +31,7 @@ void check_message(const std::invalid_argument& e, const std::string& origin) {
 }
 
 // What the commands do with an accepted trace: export (OpenMetrics, Perfetto), report; replay
-// reads its header's scenario and fault plan (as world/replay.cpp does) before running.
+// reads its header's scenario and fault plan (as runs/replay.cpp does) before running.
 void use_accepted(const nlohmann::json& doc, const std::string& path) {
   (void)wtsim::traces::openmetrics_document(doc);
   try {

@@ -133,7 +133,7 @@ std::vector<std::string> missing_markers(const ExploreOptions& o, const Tally& t
   std::vector<std::string> out;
   for (const auto& m : properties::coverage_catalogue()) {
     const bool named = std::find(o.required_markers.begin(), o.required_markers.end(), m.name) != o.required_markers.end();
-    const bool required = named || (o.require_coverage && properties::applies_to(m, scenario.workload.kind, possible_faults(scenario)));
+    const bool required = named || (o.require_coverage && properties::applies_to(m, world::to_string(scenario.workload.kind), possible_faults(scenario)));
     if (required && t.marker_seeds.count(m.name) == 0) out.push_back(m.name);
   }
   return out;
@@ -155,7 +155,7 @@ void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, cons
   for (const auto& [name, n] : counts) std::printf("  %-18s %6zu\n", name.c_str(), n);
   std::printf("  %-34s %6s\n", "coverage marker", "seeds");
   for (const auto& m : properties::coverage_catalogue()) {
-    if (!properties::applies_to(m, scenario.workload.kind, possible_faults(scenario))) continue;
+    if (!properties::applies_to(m, world::to_string(scenario.workload.kind), possible_faults(scenario))) continue;
     const auto it = t.marker_seeds.find(m.name);
     const uint64_t n = it == t.marker_seeds.end() ? 0 : it->second;
     std::printf("  %-34s %6llu%s\n", m.name, static_cast<unsigned long long>(n), n == 0 ? "  NEVER REACHED" : "");

@@ -21,8 +21,8 @@ struct Sut {
   EngineHarness h;
   Sut() {
     h.run([&](OperationContext& op) {
-      ASSERT_EQ(h.engine().create_index(op, kNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""}), 0);
-      ASSERT_EQ(h.engine().create_index(op, kNs, {"tags_1", {{"tags", 1}}, false, std::nullopt, ""}), 0);
+      ASSERT_TRUE(h.engine().create_index(op, kNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""}).ok());
+      ASSERT_TRUE(h.engine().create_index(op, kNs, {"tags_1", {{"tags", 1}}, false, std::nullopt, ""}).ok());
     });
   }
 };

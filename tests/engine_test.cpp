@@ -26,7 +26,7 @@ TEST(Engine, InsertThenFindByIdAndByIndexWithExplain) {
   EngineHarness h;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_EQ(e.create_index(op, kNs, index_on("g")), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, index_on("g")).ok());
     const WriteResult w = e.insert_many(op, kNs, docs(20), {});
     ASSERT_TRUE(w.ok());
     EXPECT_EQ(w.n, 20u);
@@ -63,7 +63,7 @@ TEST(Engine, RangeFiltersSortAndLimitUseTheIndexInOrder) {
   EngineHarness h;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_EQ(e.create_index(op, kNs, index_on("t")), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, index_on("t")).ok());
     std::vector<Document> batch;
     for (int i = 0; i < 50; ++i) batch.push_back({{"_id", i}, {"t", make_date(1000 * (50 - i))}});
     ASSERT_TRUE(e.insert_many(op, kNs, batch, {}).ok());
@@ -116,15 +116,41 @@ TEST(Engine, UpdateOperatorsAndUpsert) {
   });
 }
 
+// An engine answer (MongoDB's code) and a WiredTiger failure travel apart: BadValue (2) is not
+// errno's ENOENT (2), and a unique index that cannot be built is an answer, not a failure.
+TEST(Engine, CommandErrorsAreEngineCodesNeverWiredTigerFailures) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    const Status no_db = e.create_collection(op, "nodot");
+    EXPECT_EQ(no_db.code, ErrorCode::kBadValue);
+    EXPECT_EQ(no_db.wt_code, 0);
+    EXPECT_FALSE(no_db.ok());
+    const WriteResult implicit = e.insert_many(op, "nodot", {{{"_id", 1}}}, {});
+    ASSERT_EQ(implicit.errors.size(), 1u);
+    EXPECT_EQ(implicit.errors[0].code, ErrorCode::kBadValue);
+    EXPECT_EQ(implicit.wt_code, 0);
+    EXPECT_EQ(e.drop_index(op, "test.none", "x_1").code, ErrorCode::kNamespaceNotFound);
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}, {"email", "a"}}, {{"_id", 2}, {"email", "a"}}}, {}).ok());
+    EXPECT_EQ(e.drop_index(op, kNs, "x_1").code, ErrorCode::kIndexNotFound);
+    EXPECT_EQ(e.set_expire_after(op, kNs, "x_1", Document(5)).code, ErrorCode::kIndexNotFound);
+    const Status dup = e.create_index(op, kNs, index_on("email", true));
+    EXPECT_EQ(dup.code, ErrorCode::kDuplicateKey);
+    EXPECT_EQ(dup.wt_code, 0);
+    EXPECT_EQ(e.catalog().find(kNs)->index("email_1"), nullptr);  // rolled back
+    EXPECT_TRUE(e.create_index(op, kNs, index_on("_id")).ok());
+  });
+}
+
 TEST(Engine, UniqueIndexAndIdRejectDuplicates) {
   EngineHarness h;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_EQ(e.create_index(op, kNs, index_on("email", true)), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, index_on("email", true)).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}, {"email", "a"}}}, {}).ok());
     WriteResult w = e.insert_many(op, kNs, {{{"_id", 2}, {"email", "a"}}, {{"_id", 3}, {"email", "b"}}}, {}, /*ordered=*/true);
     ASSERT_EQ(w.errors.size(), 1u);
-    EXPECT_EQ(w.errors[0].code, kDuplicateKey);
+    EXPECT_EQ(w.errors[0].code, ErrorCode::kDuplicateKey);
     EXPECT_EQ(w.n, 0u);  // ordered: stops at the first error
     w = e.insert_many(op, kNs, {{{"_id", 1}, {"email", "c"}}, {{"_id", 3}, {"email", "b"}}}, {}, /*ordered=*/false);
     EXPECT_EQ(w.errors.size(), 1u);  // _id 1 exists
@@ -138,7 +164,7 @@ TEST(Engine, MultikeyIndexDeduplicatesDocuments) {
   EngineHarness h;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_EQ(e.create_index(op, kNs, index_on("tags")), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, index_on("tags")).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}, {"tags", {1, 2, 3}}}, {{"_id", 2}, {"tags", {5}}}}, {}).ok());
     FindRequest q;
     q.filter = {{"tags", {{"$gte", 1}, {"$lte", 3}}}};
@@ -156,7 +182,7 @@ TEST(Engine, ValidateFindsAMissingIndexEntry) {
   EngineHarness h;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_EQ(e.create_index(op, kNs, index_on("g")), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, index_on("g")).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, docs(10), {}).ok());
     ASSERT_TRUE(e.validate(op, kNs).valid);
     // Remove one index entry behind the engine's back.
@@ -178,7 +204,7 @@ TEST(Engine, DeleteCostsOneSearchAndOneRemovePlusOneRemovePerIndexKey) {
   int64_t removes_before = 0, removes_after = 0;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_EQ(e.create_index(op, kNs, index_on("g")), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, index_on("g")).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, docs(30), {}).ok());
     removes_before = e.server_status(op)["wiredTiger"]["cursor"]["cursor remove calls"].get<int64_t>();
     EXPECT_EQ(e.remove(op, kNs, {{"g", 1}}, false, {}).n, 6u);
@@ -190,7 +216,7 @@ TEST(Engine, DeleteCostsOneSearchAndOneRemovePlusOneRemovePerIndexKey) {
 TEST(Engine, CatalogAndDataSurviveARestart) {
   EngineHarness h;
   h.run([&](OperationContext& op) {
-    ASSERT_EQ(h.engine().create_index(op, kNs, index_on("g")), 0);
+    ASSERT_TRUE(h.engine().create_index(op, kNs, index_on("g")).ok());
     ASSERT_TRUE(h.engine().insert_many(op, kNs, docs(10), {true}).ok());
   });
   h.reopen();
@@ -204,7 +230,7 @@ TEST(Engine, CatalogAndDataSurviveARestart) {
     EXPECT_EQ(e.find(op, kNs, q).docs.size(), 2u);
     EXPECT_TRUE(e.validate(op, kNs).valid);
     // New idents never collide with old ones.
-    ASSERT_EQ(e.create_collection(op, "test.other"), 0);
+    ASSERT_TRUE(e.create_collection(op, "test.other").ok());
     EXPECT_NE(e.catalog().find("test.other")->table, e.catalog().find(kNs)->table);
   });
 }

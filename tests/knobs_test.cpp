@@ -40,7 +40,7 @@ TEST(Knobs, EachSeedDrawsWithinTheDeclaredRangesAndTheSameSeedDrawsTheSame) {
     EXPECT_TRUE(a.knobs.empty());
     EXPECT_FALSE(a.source.contains("knobs"));
     EXPECT_EQ(a.source["knobs_drawn"]["node.cache_mb"], a.node.cache_mb);
-    policies.insert(a.node.lock_policy);
+    policies.insert(a.node.lock_policy == engine::LockPolicy::kDocument ? "document" : "collection");
     caches.insert(a.node.cache_mb);
   }
   EXPECT_EQ(policies.size(), 2u);  // both choices drawn

@@ -97,7 +97,7 @@ TEST(ExtentLayout, TheOracleFindsOverlapsGapsAndHeaderDamage) {
 
 std::vector<properties::Finding> layout_problems(DocumentEngine& e, OperationContext& op) {
   PaddedLayout layout;
-  EXPECT_EQ(e.padded_layout(op, kNs, &layout), 0);
+  EXPECT_TRUE(e.padded_layout(op, kNs, &layout).ok());
   return properties::check_padded_layout(kNs, layout);
 }
 
@@ -107,8 +107,8 @@ TEST(PaddedStore, GrowingDocumentsMoveAndRewriteEveryIndexEntry) {
     DocumentEngine& e = h.engine();
     CollectionOptions options;
     options.padded = true;
-    ASSERT_EQ(e.create_collection(op, kNs, options), 0);
-    ASSERT_EQ(e.create_index(op, kNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""}), 0);
+    ASSERT_TRUE(e.create_collection(op, kNs, options).ok());
+    ASSERT_TRUE(e.create_index(op, kNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""}).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}, {"g", 5}}, {{"_id", 2}, {"g", 6}}}, {}).ok());
     auto rid_of = [&](int id) {
       FindRequest q;
@@ -141,7 +141,7 @@ TEST(PaddedStore, LayoutAndAllocatorSurviveManyOperationsAndARestart) {
     DocumentEngine& e = h.engine();
     CollectionOptions options;
     options.padded = true;
-    ASSERT_EQ(e.create_collection(op, kNs, options), 0);
+    ASSERT_TRUE(e.create_collection(op, kNs, options).ok());
     for (int step = 0; step < 1500; ++step) {
       const int id = static_cast<int>(rng.below(200));
       const uint64_t pick = rng.below(10);

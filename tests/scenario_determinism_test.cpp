@@ -29,12 +29,12 @@ std::vector<std::string> shortening(const std::string& name) {
   const Scenario s = load_scenario(kSource + "/scenarios/" + name + ".json");
   std::vector<std::string> o = {"duration_ms=" + std::to_string(std::min<int64_t>(s.duration_ns / sim::kNsPerMs, 15000))};
   if (s.liveness_ns > 0) o.push_back("liveness_ms=5000");
-  if (s.workload.kind == "time_series") o.push_back("workload.batch_size=20");
-  if (s.workload.kind == "time_series") o.push_back("ttl.expire_after_s=5");
-  if (s.workload.kind == "time_series") o.push_back("ttl.monitor_sleep_s=2");
-  if (s.workload.kind == "padding") o.push_back("workload.total_documents=2000");
-  if (s.workload.kind == "backup") o.push_back("backup.start_ms=4000");
-  if (s.workload.kind == "backup") o.push_back("backup.copy_mb_per_s=20");
+  if (s.workload.kind == WorkloadKind::kTimeSeries) o.push_back("workload.batch_size=20");
+  if (s.workload.kind == WorkloadKind::kTimeSeries) o.push_back("ttl.expire_after_s=5");
+  if (s.workload.kind == WorkloadKind::kTimeSeries) o.push_back("ttl.monitor_sleep_s=2");
+  if (s.workload.kind == WorkloadKind::kPadding) o.push_back("workload.total_documents=2000");
+  if (s.workload.kind == WorkloadKind::kBackup) o.push_back("backup.start_ms=4000");
+  if (s.workload.kind == WorkloadKind::kBackup) o.push_back("backup.copy_mb_per_s=20");
   return o;
 }
 

@@ -39,7 +39,7 @@ TEST(Ttl, OnlyDatesBelowTheBoundExpireAndArraysByTheirEarliestDate) {
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
     h.sim().sleep_for(3600 * sim::kNsPerSec);  // so that "an hour ago" is after the epoch start
-    ASSERT_EQ(e.create_index(op, kNs, ttl_index("at", 300)), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, ttl_index("at", 300)).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, mixed_documents(e.now_ms()), {}).ok());
     const uint64_t removes_before = e.server_status(op)["wiredTiger"]["cursor"]["cursor remove calls"].get<uint64_t>();
     const TtlPassResult r = e.ttl_pass(op, /*primary=*/true);
@@ -61,7 +61,7 @@ TEST(Ttl, TheBoundIsStrictAndMovesWithTheClock) {
   EngineHarness h;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_EQ(e.create_index(op, kNs, ttl_index("at", 10)), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, ttl_index("at", 10)).ok());
     const int64_t t0 = e.now_ms();
     ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", "a"}, {"at", make_date(t0)}}}, {}).ok());
     h.sim().sleep_for(10 * sim::kNsPerSec);  // now - expire == t0: not strictly below
@@ -77,16 +77,16 @@ TEST(Ttl, CompoundNonNumericAndDroppedIndexesAreSkipped) {
     DocumentEngine& e = h.engine();
     h.sim().sleep_for(3600 * sim::kNsPerSec);
     IndexSpec compound{"at_1_x_1", {{"at", 1}, {"x", 1}}, false, Document(1), ""};
-    ASSERT_EQ(e.create_index(op, kNs, compound), 0);
-    ASSERT_EQ(e.create_index(op, kNs, ttl_index("b", "300")), 0);  // a string: not numeric
-    ASSERT_EQ(e.create_index(op, kNs, ttl_index("c", 1)), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, compound).ok());
+    ASSERT_TRUE(e.create_index(op, kNs, ttl_index("b", "300")).ok());  // a string: not numeric
+    ASSERT_TRUE(e.create_index(op, kNs, ttl_index("c", 1)).ok());
     const Document old = make_date(e.now_ms() - 60'000);
     ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", "1"}, {"at", old}, {"b", old}}, {{"_id", "2"}, {"c", old}}}, {}).ok());
-    ASSERT_EQ(e.drop_index(op, kNs, "c_1"), 0);
+    ASSERT_TRUE(e.drop_index(op, kNs, "c_1").ok());
     const TtlPassResult r = e.ttl_pass(op, true);
     EXPECT_EQ(r.indexes, 0u);
     EXPECT_EQ(r.deleted, 0u);
-    ASSERT_EQ(e.set_expire_after(op, kNs, "b_1", Document(30)), 0);  // collMod makes it numeric
+    ASSERT_TRUE(e.set_expire_after(op, kNs, "b_1", Document(30)).ok());  // collMod makes it numeric
     EXPECT_EQ(e.ttl_pass(op, true).deleted, 1u);
   });
 }
@@ -96,7 +96,7 @@ TEST(Ttl, ASecondaryCountsPassesAndDeletesNothing) {
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
     h.sim().sleep_for(3600 * sim::kNsPerSec);
-    ASSERT_EQ(e.create_index(op, kNs, ttl_index("at", 1)), 0);
+    ASSERT_TRUE(e.create_index(op, kNs, ttl_index("at", 1)).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", "a"}, {"at", make_date(0)}}}, {}).ok());
     const TtlPassResult r = e.ttl_pass(op, /*primary=*/false);
     EXPECT_EQ(r.indexes, 1u);

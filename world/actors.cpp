@@ -2,6 +2,7 @@
 #include <wiredtiger.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 
@@ -27,7 +28,8 @@ void World::pay_disk(sim::Nanos cost_ns) {
   disk_queue_.use(static_cast<sim::Nanos>(static_cast<double>(cost_ns) * factor));
 }
 
-void World::handle_wt_failure(int code, const std::string& what) {
+void World::handle_wt_failure(int code, const std::string& what, OnIoError on_io_error) {
+  assert(code != 0);
   trace_->event(sim_.now_ns(), sim_.current().name, "wt_error",
                 {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
   drain_wt_messages();
@@ -35,7 +37,7 @@ void World::handle_wt_failure(int code, const std::string& what) {
   // MongoDB, which fasserts when a journal flush fails, the engine also treats a commit, log
   // flush or checkpoint that fails with EIO or ENOSPC as fatal: the write that failed may have
   // left a hole in the log (README, findings 2 and 25).
-  const bool fatal_io = (code == EIO || code == ENOSPC) && what != "apply";
+  const bool fatal_io = (code == EIO || code == ENOSPC) && on_io_error == OnIoError::kFatal;
   if (code == WT_PANIC || fatal_io) {
     // The process dies; the OS page cache survives it, so nothing unsynced is lost.
     crash_node(faults::CrashMode::kDropUnsynced, /*power_loss=*/false,

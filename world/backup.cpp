@@ -35,7 +35,7 @@ class BackupSystem final : public DocSystem {
     sim.spawn("hot-writer" + suffix, "node", [this] { updater("test.hot", kHotDocs, 1); });
     sim.spawn("warm-writer" + suffix, "node", [this] { updater("test.warm", kWarmDocs, 8); });
     sim.spawn("appender" + suffix, "node", [this] { appender(); });
-    if (world_.scenario().backup.mode != "none" && !backup_done_) {
+    if (world_.scenario().backup.mode != BackupMode::kNone && !backup_done_) {
       sim.spawn("backup" + suffix, "node", [this] { backup(); });
     }
     spawn_oplog_trimmer(suffix);
@@ -46,7 +46,7 @@ class BackupSystem final : public DocSystem {
   // A backup that was due finishes or is abandoned cleanly (its pins dropped).
   std::string liveness_pending(int64_t since_ns) const override {
     const BackupSpec& spec = world_.scenario().backup;
-    const bool due = spec.mode != "none" && world_.sim().now_ns() >= static_cast<sim::Nanos>(spec.start_ms) * sim::kNsPerMs;
+    const bool due = spec.mode != BackupMode::kNone && world_.sim().now_ns() >= spec.start_ns;
     if (copying_) return "the backup is still copying";
     return due && !backup_done_ ? "the backup has neither finished nor been abandoned" : "";
   }
@@ -117,12 +117,13 @@ class BackupSystem final : public DocSystem {
   }
 
  private:
-  int create_schema(engine::OperationContext& op) override {
-    int ret = 0;
+  engine::Status create_schema(engine::OperationContext& op) override {
+    engine::Status s;
     for (const char* ns : kCollections) {
-      if (ret == 0 && engine_->catalog().find(ns) == nullptr) ret = engine_->create_collection(op, ns);
+      if (s.ok() && engine_->catalog().find(ns) == nullptr) s = engine_->create_collection(op, ns);
     }
-    if (ret != 0 || loaded_) return ret;
+    if (!s.ok() || loaded_) return s;
+    int ret = 0;
     loaded_ = true;  // the initial data, once
     const std::pair<const char*, uint64_t> initial[] = {{"test.hot", kHotDocs}, {"test.warm", kWarmDocs}, {"test.cold", kColdDocs}};
     for (const auto& [ns, n] : initial) {
@@ -132,7 +133,7 @@ class BackupSystem final : public DocSystem {
         ret = engine_->insert_many(op, ns, std::move(batch), {true}).wt_code;
       }
     }
-    return ret;
+    return engine::Status::from_wt(ret);
   }
 
   static engine::Document doc(uint64_t id, uint64_t version) {
@@ -213,7 +214,7 @@ class BackupSystem final : public DocSystem {
     std::vector<std::pair<std::string, std::string>> tables;  // (ns or "", table uri)
     tables.emplace_back("", engine::Catalog::kUri);
     for (const auto& [ns, coll] : engine_->catalog().collections()) tables.emplace_back(ns, coll.table);
-    if (world_.scenario().backup.order == "hottest_first") {
+    if (world_.scenario().backup.order == BackupOrder::kHottestFirst) {
       std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) { return writes_[a.first] > writes_[b.first]; });
     }
     return tables;
@@ -222,7 +223,7 @@ class BackupSystem final : public DocSystem {
   void backup() {
     const BackupSpec& spec = world_.scenario().backup;
     sim::Simulator& sim = world_.sim();
-    const sim::Nanos start_ns = static_cast<sim::Nanos>(spec.start_ms) * sim::kNsPerMs;
+    const sim::Nanos start_ns = spec.start_ns;
     if (sim.now_ns() < start_ns) sim.sleep_until(std::min(start_ns, world_.end_ns()));
     if (sim.now_ns() >= world_.end_ns()) return;
     engine::OperationContext op(world_.node().conn());
@@ -232,13 +233,13 @@ class BackupSystem final : public DocSystem {
     const uint64_t disk_before = world_.table_file_bytes();
     peak_disk_ = disk_before;
     if (spec.sentinel) create_sentinel();
-    world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", spec.mode}, {"disk_bytes", disk_before}});
+    world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", to_string(spec.mode)}, {"disk_bytes", disk_before}});
     uint64_t copied = 0;
     models::KvState expected;
     int ret = 0;
     {
       const BusyFlag busy(copying_);
-      ret = spec.mode == "release" ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
+      ret = spec.mode == BackupMode::kRelease ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
       world_.after_wt_call();
     }
     if (ret != 0) return world_.handle_wt_failure(ret, "backup");
@@ -246,7 +247,7 @@ class BackupSystem final : public DocSystem {
     if (spec.sentinel) remove_sentinel();
     backup_done_ = true;
     world_.trace().event(sim.now_ns(), sim.current().name, "backup_done",
-                         {{"mode", spec.mode}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}, {"bytes_copied", copied},
+                         {{"mode", to_string(spec.mode)}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}, {"bytes_copied", copied},
                           {"disk_before", disk_before}, {"peak_disk", peak_disk_}});
     check_restore(expected);
   }
@@ -342,7 +343,7 @@ class BackupSystem final : public DocSystem {
     engine::OperationContext op(conn);
     WT_SESSION* s = op.session();
     int ret = 0;
-    if (first && world_.scenario().backup.mode == "release") {
+    if (first && world_.scenario().backup.mode == BackupMode::kRelease) {
       ret = s->drop(s, engine::DocumentEngine::kOplogUri, "force=true");
       if (ret == 0) ret = s->create(s, engine::DocumentEngine::kOplogUri, "key_format=q,value_format=u");
       if (ret != 0) return ret;

@@ -1,9 +1,11 @@
 #include "world/doc_system.h"
 
+#include <cassert>
 #include <wiredtiger.h>
 
 #include "engine/bson.h"
 #include "engine/padded_store.h"
+#include "properties/document_properties.h"
 #include "properties/lock_matrix.h"
 #include "properties/oplog_properties.h"
 #include "properties/padded_properties.h"
@@ -44,8 +46,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
   close();
   world_.model().set_renderer(render_bson);
   engine::EngineConfig config;
-  config.policy = world_.scenario().node.lock_policy == "collection" ? engine::LockPolicy::kCollection
-                                                                     : engine::LockPolicy::kDocument;
+  config.policy = world_.scenario().node.lock_policy;
   config.cost = world_.scenario().cost;
   config.oplog = world_.scenario().node.oplog;
   config.oplog_max_entries = world_.scenario().node.oplog_max_entries;
@@ -60,7 +61,11 @@ int DocSystem::open(WT_CONNECTION* conn) {
   op_ = std::make_unique<engine::OperationContext>(conn);
   last_n_.clear();
   int ret = engine_->open(*op_);
-  if (ret == 0) ret = create_schema(*op_);
+  if (ret == 0) {
+    const engine::Status schema = create_schema(*op_);
+    assert(schema.code == engine::ErrorCode::kOk && "the workload's own schema is valid");
+    ret = schema.wt_code;
+  }
   op_->close_cursors();
   return ret;
 }
@@ -112,7 +117,7 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
     const engine::ValidateResult v = engine_->validate(op, ns);
     for (const std::string& e : v.errors) problems.emplace_back(properties::Property::kIndexConsistency, ns + ": " + e);
     engine::PaddedLayout layout;
-    if (coll.padded && engine_->padded_layout(op, ns, &layout) == 0) {
+    if (coll.padded && engine_->padded_layout(op, ns, &layout).ok()) {
       for (auto& p : properties::check_padded_layout(ns, layout)) problems.push_back(std::move(p));
     }
     tables.push_back(coll.table);
@@ -202,9 +207,7 @@ void DocSystem::spawn_oplog_trimmer(const std::string& suffix) {
     while (sim.now_ns() < world_.end_ns()) {
       sim.sleep_until(std::min(sim.now_ns() + sim::kNsPerSec, world_.end_ns()));
       if (sim.now_ns() >= world_.end_ns()) break;
-      const int ret = engine_->trim_oplog(op);
-      world_.after_wt_call();
-      if (ret != 0) world_.handle_wt_failure(ret, "trim_oplog");
+      world_.settle(engine_->trim_oplog(op), "trim_oplog");
     }
   });
 }
@@ -265,21 +268,15 @@ void DocSystem::ack(uint64_t ticket) {
 }
 
 void DocSystem::check(const engine::WriteResult& r, const char* what) {
-  world_.after_wt_call();
-  if (r.wt_code != 0) return world_.handle_wt_failure(r.wt_code, what);
-  world_.note_progress();
+  if (world_.settle(r.wt_code, what)) world_.note_progress();
 }
 
-// Exactly-once $inc: each committed image's counter equals the previous image's plus this
-// write's increments (a lost update shows as two images with the same counter).
+// Exactly-once $inc (properties/document_properties.h); the last committed counter per key.
 void DocSystem::check_increment(const std::string& key, const engine::DocWrite& w) {
   const engine::Document* n = w.post_image != nullptr && w.post_image->contains("n") ? &w.post_image->at("n") : nullptr;
   auto last = last_n_.find(key);
-  if (w.inc_total != 0 && last != last_n_.end() && n != nullptr && n->is_number_integer() &&
-      n->get<int64_t>() != last->second + w.inc_total) {
-    finding(properties::Property::kIncrementsCountedOnce, key + ": counter went " + std::to_string(last->second) + " -> " + n->dump() +
-                                           " for $inc " + std::to_string(w.inc_total));
-  }
+  const std::optional<int64_t> last_n = last != last_n_.end() ? std::optional<int64_t>(last->second) : std::nullopt;
+  if (auto f = properties::check_increment(key, last_n, n, w.inc_total)) finding(f->first, f->second);
   if (n != nullptr && n->is_number_integer()) {
     last_n_[key] = n->get<int64_t>();
   } else {
@@ -287,24 +284,16 @@ void DocSystem::check_increment(const std::string& key, const engine::DocWrite& 
   }
 }
 
-// TTL safety: the monitor deletes only documents whose indexed field holds a Date (or an array
-// with one) strictly below the bound of its pass, and only on a primary.
 void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
-  if (!world_.scenario().ttl.primary) {  // a secondary's monitor counts passes, deletes nothing
-    finding(properties::Property::kTtlSafety, std::string(w.ns) + " " + w.id->dump() + ": deleted by the TTL monitor of a secondary");
-    return;
-  }
-  const engine::Document* v = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
-  const int64_t bound_ms = engine_->now_ms() - static_cast<int64_t>(w.ttl_expire_after_s * 1000.0);
-  bool expired = false;
-  if (v != nullptr && engine::is_date(*v)) expired = engine::date_ms(*v) < bound_ms;
-  if (v != nullptr && v->is_array()) {
-    for (const engine::Document& e : *v) expired = expired || (engine::is_date(e) && engine::date_ms(e) < bound_ms);
-  }
-  if (!expired) {
-    finding(properties::Property::kTtlSafety, std::string(w.ns) + " " + w.id->dump() + ": deleted with " + std::string(w.ttl_field) + " = " +
-                              (v != nullptr ? v->dump() : "missing") + ", bound " + std::to_string(bound_ms));
-  }
+  properties::TtlDelete d;
+  d.ns = w.ns;
+  d.id = w.id;
+  d.field = w.ttl_field;
+  d.indexed_value = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
+  d.now_ms = engine_->now_ms();
+  d.expire_after_s = w.ttl_expire_after_s;
+  d.on_primary = world_.scenario().ttl.primary;
+  if (auto f = properties::check_ttl_delete(d)) finding(f->first, f->second);
 }
 
 }  // namespace wtsim::world

@@ -51,7 +51,7 @@ class DocSystem : public System, public engine::CommitObserver {
 
  protected:
   // Creates the workload's collections and indexes (idempotent: runs at every start).
-  virtual int create_schema(engine::OperationContext& op) = 0;
+  virtual engine::Status create_schema(engine::OperationContext& op) = 0;
   // After a write operation of a client: throws if fenced, handles WiredTiger failures.
   void check(const engine::WriteResult& r, const char* what);
   void finding(properties::Property property, const std::string& detail);

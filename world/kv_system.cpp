@@ -84,7 +84,7 @@ class KvSystem final : public System {
       world_.after_wt_call();
       if (ret != 0) {  // rolled back: never in the model, so any of its values is a phantom
         ++world_.stats().commits_failed;
-        world_.handle_wt_failure(ret, "apply");
+        world_.handle_wt_failure(ret, "apply", World::OnIoError::kRetry);
         continue;
       }
       // The commit enters the model's order here, not before apply: apply can wait (a full cache

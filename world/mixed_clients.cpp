@@ -1,5 +1,6 @@
 // The "documents" workload: clients doing insertMany batches, $inc upserts, deletes and finds on
 // one collection with a secondary and a multikey index; or, with total_documents, a bulk load.
+#include <cassert>
 #include <cstdio>
 
 #include "world/doc_system.h"
@@ -28,13 +29,13 @@ class MixedDocSystem final : public DocSystem {
   }
 
  private:
-  int create_schema(engine::OperationContext& op) override {
+  engine::Status create_schema(engine::OperationContext& op) override {
     engine::CollectionOptions options;
-    options.padded = world_.scenario().node.record_store == "mmapv1";
-    int ret = engine_->create_collection(op, kNs, options);
-    if (ret == 0) ret = engine_->create_index(op, kNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""});
-    if (ret == 0) ret = engine_->create_index(op, kNs, {"tags_1", {{"tags", 1}}, false, std::nullopt, ""});
-    return ret;
+    options.padded = world_.scenario().node.record_store == RecordStore::kMmapv1;
+    engine::Status s = engine_->create_collection(op, kNs, options);
+    if (s.ok()) s = engine_->create_index(op, kNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""});
+    if (s.ok()) s = engine_->create_index(op, kNs, {"tags_1", {{"tags", 1}}, false, std::nullopt, ""});
+    return s;
   }
 
   engine::Document make_doc(sim::Rng& rng, uint64_t k) {
@@ -79,9 +80,8 @@ class MixedDocSystem final : public DocSystem {
     req.limit = 5;
     const models::ReadScope read(world_.model());
     const engine::FindResult r = engine_->find(op, kNs, req);
-    world_.after_wt_call();
-    if (r.wt_code != 0) return world_.handle_wt_failure(r.wt_code, "find");
-    if (r.code == 0) check_find(kNs, req.filter, r.docs, read.token());
+    if (!world_.settle(r.wt_code, "find")) return;
+    if (r.code == engine::ErrorCode::kOk) check_find(kNs, req.filter, r.docs, read.token());
   }
 
   // createIndex, dropIndex or collMod of "n_1", an index create_schema never re-creates. The
@@ -89,17 +89,17 @@ class MixedDocSystem final : public DocSystem {
   void ddl_operation(sim::Rng& rng, engine::OperationContext& op) {
     const uint64_t kind = rng.below(3);
     const char* what = kind == 0 ? "create_index" : kind == 1 ? "drop_index" : "coll_mod";
-    int ret = 0;
+    engine::Status s;
     if (kind == 0) {
-      ret = engine_->create_index(op, kNs, {"n_1", {{"n", 1}}, false, std::nullopt, ""});
+      s = engine_->create_index(op, kNs, {"n_1", {{"n", 1}}, false, std::nullopt, ""});
     } else if (kind == 1) {
-      ret = engine_->drop_index(op, kNs, "n_1");
+      s = engine_->drop_index(op, kNs, "n_1");
     } else {
       const std::optional<engine::Document> expire = rng.chance(0.5) ? std::optional<engine::Document>(3600 + rng.below(3600)) : std::nullopt;
-      ret = engine_->set_expire_after(op, kNs, "n_1", expire);
+      s = engine_->set_expire_after(op, kNs, "n_1", expire);
     }
-    world_.after_wt_call();
-    if (ret != 0 && ret != engine::kIndexNotFound) world_.handle_wt_failure(ret, what);
+    assert(s.code == engine::ErrorCode::kOk || s.code == engine::ErrorCode::kIndexNotFound);
+    world_.settle(s.wt_code, what);
   }
 
   void client(int index) {

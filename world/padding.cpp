@@ -18,7 +18,7 @@ class PaddingSystem final : public DocSystem {
   }
 
  private:
-  int create_schema(engine::OperationContext& op) override {
+  engine::Status create_schema(engine::OperationContext& op) override {
     engine::CollectionOptions options;
     options.padded = true;
     options.power_of_2_sizes = world_.scenario().workload.power_of_2_sizes;
@@ -30,7 +30,7 @@ class PaddingSystem final : public DocSystem {
     const WorkloadSpec& w = world_.scenario().workload;
     engine::OperationContext op(world_.node().conn());
     sim::Rng rng = sim::stream(world_.seed(), "workload.padding" + world_.generation_suffix());
-    const bool preset = w.padding_variant == "preset";
+    const bool preset = w.padding_variant == PaddingVariant::kPreset;
     for (; next_ < w.total_documents && world_.sim().now_ns() < world_.end_ns(); ++next_) {
       // The account's shell numbers are doubles (8 bytes in BSON).
       const double id = static_cast<double>(next_);

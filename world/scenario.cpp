@@ -1,6 +1,7 @@
 #include "world/scenario.h"
 
 #include <algorithm>
+#include <cassert>
 #include <fstream>
 #include <sstream>
 
@@ -14,7 +15,7 @@ using sim::ObjectReader;
 
 // A string field restricted to `choices` (the first is the default).
 std::string one_of(ObjectReader& r, const std::string& key, const std::string& fallback,
-                   std::initializer_list<const char*> choices) {
+                   const std::vector<const char*>& choices) {
   const std::string value = r.string_or(key, fallback);
   std::string expected;
   size_t i = 0;
@@ -25,6 +26,55 @@ std::string one_of(ObjectReader& r, const std::string& key, const std::string& f
     ++i;
   }
   throw sim::JsonError(r.path_of(key), "expected " + expected + ", found \"" + value + "\"");
+}
+
+// A duration field in `unit_ns` units (a file's _s or _ms), as nanoseconds; refused past a year.
+sim::Nanos ns_or(ObjectReader& r, const std::string& key, sim::Nanos fallback_ns, sim::Nanos unit_ns) {
+  assert(unit_ns > 0 && fallback_ns >= 0 && fallback_ns % unit_ns == 0);
+  constexpr sim::Nanos kYearNs = 365LL * 24 * 3600 * sim::kNsPerSec;
+  const uint64_t units = r.u64_or(key, static_cast<uint64_t>(fallback_ns / unit_ns));
+  if (units > static_cast<uint64_t>(kYearNs / unit_ns)) throw sim::JsonError(r.path_of(key), "must be at most a year");
+  const sim::Nanos ns = static_cast<sim::Nanos>(units) * unit_ns;
+  assert(ns >= 0 && ns <= kYearNs);
+  return ns;
+}
+
+// Each mode's names as the file spells them, the default first.
+template <class E>
+using Names = std::vector<std::pair<const char*, E>>;
+
+const Names<WorkloadKind> kWorkloadKinds = {{"kv", WorkloadKind::kKv}, {"documents", WorkloadKind::kDocuments},
+                                            {"time_series", WorkloadKind::kTimeSeries}, {"padding", WorkloadKind::kPadding},
+                                            {"backup", WorkloadKind::kBackup}};
+const Names<engine::LockPolicy> kLockPolicies = {{"document", engine::LockPolicy::kDocument},
+                                                 {"collection", engine::LockPolicy::kCollection}};
+const Names<RecordStore> kRecordStores = {{"wiredtiger", RecordStore::kWiredTiger}, {"mmapv1", RecordStore::kMmapv1}};
+const Names<PaddingVariant> kPaddingVariants = {{"grow", PaddingVariant::kGrow}, {"preset", PaddingVariant::kPreset}};
+const Names<TtlMode> kTtlModes = {{"index", TtlMode::kIndex}, {"manual", TtlMode::kManual}, {"none", TtlMode::kNone}};
+const Names<BackupMode> kBackupModes = {{"release", BackupMode::kRelease}, {"baseline", BackupMode::kBaseline},
+                                        {"none", BackupMode::kNone}};
+const Names<BackupOrder> kBackupOrders = {{"hottest_first", BackupOrder::kHottestFirst}, {"name", BackupOrder::kName}};
+
+template <class E>
+const char* name_in(const Names<E>& names, E value) {
+  for (const auto& [name, v] : names) {
+    if (v == value) return name;
+  }
+  assert(false && "every enumerator has a name");
+  return "?";
+}
+
+// A mode field: one of `names`, parsed into its enum.
+template <class E>
+E enum_of(ObjectReader& r, const std::string& key, E fallback, const Names<E>& names) {
+  std::vector<const char*> choices;
+  for (const auto& [name, v] : names) choices.push_back(name);
+  const std::string value = one_of(r, key, name_in(names, fallback), choices);
+  for (const auto& [name, v] : names) {
+    if (value == name) return v;
+  }
+  assert(false && "one_of returns one of the choices");
+  return fallback;
 }
 
 NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
@@ -41,8 +91,8 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
   n.journal_commit_interval_ns =
       static_cast<sim::Nanos>(r.u64_or("journal_commit_interval_ms", n.journal_commit_interval_ns / kNsPerMs)) * kNsPerMs;
   n.metrics_interval_ns = static_cast<sim::Nanos>(r.u64_or("metrics_interval_ms", n.metrics_interval_ns / kNsPerMs)) * kNsPerMs;
-  n.lock_policy = one_of(r, "lock_policy", n.lock_policy, {"document", "collection"});
-  n.record_store = one_of(r, "record_store", n.record_store, {"wiredtiger", "mmapv1"});
+  n.lock_policy = enum_of(r, "lock_policy", n.lock_policy, kLockPolicies);
+  n.record_store = enum_of(r, "record_store", n.record_store, kRecordStores);
   n.oplog = r.bool_or("oplog", n.oplog);
   n.oplog_max_entries = r.u64_or("oplog_max_entries", n.oplog_max_entries);
   if (n.checkpoint_interval_ns == 0 || n.journal_commit_interval_ns == 0) {
@@ -55,8 +105,8 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
 WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   WorkloadSpec w;
-  w.kind = one_of(r, "kind", w.kind, {"kv", "documents", "time_series", "padding", "backup"});
-  w.padding_variant = one_of(r, "padding_variant", w.padding_variant, {"grow", "preset"});
+  w.kind = enum_of(r, "kind", w.kind, kWorkloadKinds);
+  w.padding_variant = enum_of(r, "padding_variant", w.padding_variant, kPaddingVariants);
   w.power_of_2_sizes = r.bool_or("power_of_2_sizes", w.power_of_2_sizes);
   w.insert_weight = r.u64_or("insert_weight", w.insert_weight);
   w.update_weight = r.u64_or("update_weight", w.update_weight);
@@ -65,7 +115,7 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   w.ddl_weight = r.u64_or("ddl_weight", w.ddl_weight);
   w.batch_size = r.u64_or("batch_size", w.batch_size);
   w.total_documents = r.u64_or("total_documents", w.total_documents);
-  w.stop_inserts_at_ms = r.u64_or("stop_inserts_at_ms", w.stop_inserts_at_ms);
+  w.stop_inserts_at_ns = ns_or(r, "stop_inserts_at_ms", w.stop_inserts_at_ns, kNsPerMs);
   if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight + w.ddl_weight == 0) {
     throw sim::JsonError(path, "at least one operation weight must be positive");
   }
@@ -92,17 +142,17 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
 TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   TtlSpec t;
-  t.mode = one_of(r, "mode", t.mode, {"index", "manual", "none"});
-  t.expire_after_s = r.u64_or("expire_after_s", t.expire_after_s);
-  t.monitor_sleep_s = r.u64_or("monitor_sleep_s", t.monitor_sleep_s);
-  if (t.monitor_sleep_s == 0) throw sim::JsonError(r.path_of("monitor_sleep_s"), "must be at least 1");
+  t.mode = enum_of(r, "mode", t.mode, kTtlModes);
+  t.expire_after_ns = ns_or(r, "expire_after_s", t.expire_after_ns, sim::kNsPerSec);
+  t.monitor_sleep_ns = ns_or(r, "monitor_sleep_s", t.monitor_sleep_ns, sim::kNsPerSec);
+  if (t.monitor_sleep_ns == 0) throw sim::JsonError(r.path_of("monitor_sleep_s"), "must be at least 1");
   t.monitor_enabled = r.bool_or("monitor_enabled", t.monitor_enabled);
-  t.manual_every_s = r.u64_or("manual_every_s", t.manual_every_s);
-  if (t.manual_every_s == 0) throw sim::JsonError(r.path_of("manual_every_s"), "must be at least 1");
-  t.index_at_ms = r.u64_or("index_at_ms", t.index_at_ms);
+  t.manual_every_ns = ns_or(r, "manual_every_s", t.manual_every_ns, sim::kNsPerSec);
+  if (t.manual_every_ns == 0) throw sim::JsonError(r.path_of("manual_every_s"), "must be at least 1");
+  t.index_at_ns = ns_or(r, "index_at_ms", t.index_at_ns, kNsPerMs);
   t.primary = one_of(r, "role", "primary", {"primary", "secondary"}) == "primary";
-  t.query_every_ms = r.u64_or("query_every_ms", t.query_every_ms);
-  t.touch_every_ms = r.u64_or("touch_every_ms", t.touch_every_ms);
+  t.query_every_ns = ns_or(r, "query_every_ms", t.query_every_ns, kNsPerMs);
+  t.touch_every_ns = ns_or(r, "touch_every_ms", t.touch_every_ns, kNsPerMs);
   r.reject_unknown();
   return t;
 }
@@ -110,10 +160,10 @@ TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
 BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   BackupSpec b;
-  b.mode = one_of(r, "mode", b.mode, {"release", "baseline", "none"});
-  b.start_ms = r.u64_or("start_ms", b.start_ms);
+  b.mode = enum_of(r, "mode", b.mode, kBackupModes);
+  b.start_ns = ns_or(r, "start_ms", b.start_ns, kNsPerMs);
   b.sentinel = r.bool_or("sentinel", b.sentinel);
-  b.order = one_of(r, "order", b.order, {"hottest_first", "name"});
+  b.order = enum_of(r, "order", b.order, kBackupOrders);
   b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
   if (b.copy_mb_per_s == 0) throw sim::JsonError(r.path_of("copy_mb_per_s"), "must be at least 1");
   b.destination_mb = r.u64_or("destination_mb", b.destination_mb);
@@ -153,6 +203,13 @@ void check_knob_extremes(const nlohmann::json& j, const std::vector<KnobSpec>& k
 }
 
 }  // namespace
+
+const char* to_string(WorkloadKind v) { return name_in(kWorkloadKinds, v); }
+const char* to_string(RecordStore v) { return name_in(kRecordStores, v); }
+const char* to_string(PaddingVariant v) { return name_in(kPaddingVariants, v); }
+const char* to_string(TtlMode v) { return name_in(kTtlModes, v); }
+const char* to_string(BackupMode v) { return name_in(kBackupModes, v); }
+const char* to_string(BackupOrder v) { return name_in(kBackupOrders, v); }
 
 void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what) {
   nlohmann::json* node = &j;

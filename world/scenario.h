@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/cost_model.h"
+#include "engine/lock_manager.h"
 #include "faults/fault_plan.h"
 #include "faults/fault_swarm.h"
 #include "sim/virtual_clock.h"
@@ -15,20 +16,35 @@
 
 namespace wtsim::world {
 
+// The scenario's modes, parsed once when it is read (a bad name is refused there, with its path).
+enum class WorkloadKind { kKv, kDocuments, kTimeSeries, kPadding, kBackup };
+enum class RecordStore { kWiredTiger, kMmapv1 };          // mmapv1: padded records
+enum class PaddingVariant { kGrow, kPreset };             // {_id} then $inc new fields, or preset
+enum class TtlMode { kIndex, kManual, kNone };            // TTL monitor, a deleteMany job, neither
+enum class BackupMode { kRelease, kBaseline, kNone };     // per-table release, a backup cursor
+enum class BackupOrder { kHottestFirst, kName };
+// As the scenario file spells them.
+const char* to_string(WorkloadKind v);
+const char* to_string(RecordStore v);
+const char* to_string(PaddingVariant v);
+const char* to_string(TtlMode v);
+const char* to_string(BackupMode v);
+const char* to_string(BackupOrder v);
+
 struct NodeSpec {
   uint64_t cache_mb = 64;
   uint64_t log_file_max_kb = 0;  // 0: WiredTiger's default (100 MB); smaller files switch often
   sim::Nanos checkpoint_interval_ns = 60 * sim::kNsPerSec;
   sim::Nanos journal_commit_interval_ns = 100 * sim::kNsPerMs;
   sim::Nanos metrics_interval_ns = sim::kNsPerSec;  // 0: no metrics time series
-  std::string lock_policy = "document";             // "document" (WiredTiger) or "collection" (MMAPv1)
-  std::string record_store = "wiredtiger";          // "documents" only: "mmapv1" = padded records
+  engine::LockPolicy lock_policy = engine::LockPolicy::kDocument;  // document (WiredTiger) or collection (MMAPv1)
+  RecordStore record_store = RecordStore::kWiredTiger;            // "documents" only
   bool oplog = true;
   uint64_t oplog_max_entries = 100'000;
 };
 
 struct WorkloadSpec {
-  std::string kind = "kv";  // "kv" or "documents"
+  WorkloadKind kind = WorkloadKind::kKv;
   uint64_t writers = 3;
   uint64_t keys = 500;
   sim::Nanos think_ns = 5 * sim::kNsPerMs;  // mean pause between a writer's commits
@@ -44,30 +60,31 @@ struct WorkloadSpec {
   uint64_t ddl_weight = 0;
   uint64_t batch_size = 10;
   uint64_t total_documents = 0;  // > 0: each writer inserts its share of this many, then stops
-  uint64_t stop_inserts_at_ms = 0;  // "time_series" only: > 0, inserts stop at this time
-  std::string padding_variant = "grow";  // "padding" only: "grow" ({_id} then $inc new fields) or "preset"
+  sim::Nanos stop_inserts_at_ns = 0;  // "time_series" only: > 0, inserts stop at this time
+  PaddingVariant padding_variant = PaddingVariant::kGrow;  // "padding" only
   bool power_of_2_sizes = false;         // "padding" only: the collection's usePowerOf2Sizes
 };
 
-// The TTL experiments (kind "time_series"): how old documents go away.
+// The TTL experiments (kind "time_series"): how old documents go away. Times are read from the
+// file's _s and _ms fields into nanoseconds.
 struct TtlSpec {
-  std::string mode = "index";        // "index" (TTL monitor), "manual" (a deleteMany job), "none"
-  uint64_t expire_after_s = 300;
-  uint64_t monitor_sleep_s = 60;     // ttlMonitorSleepSecs
+  TtlMode mode = TtlMode::kIndex;
+  sim::Nanos expire_after_ns = 300 * sim::kNsPerSec;  // expireAfterSeconds (whole seconds)
+  sim::Nanos monitor_sleep_ns = 60 * sim::kNsPerSec;  // ttlMonitorSleepSecs
   bool monitor_enabled = true;       // ttlMonitorEnabled
-  uint64_t manual_every_s = 60;      // the manual job's period
-  uint64_t index_at_ms = 0;          // > 0: the index is created this late (the backlog case)
+  sim::Nanos manual_every_ns = 60 * sim::kNsPerSec;  // the manual job's period
+  sim::Nanos index_at_ns = 0;        // > 0: the index is created this late (the backlog case)
   bool primary = true;               // false: the node is a secondary (TTL deletes nothing)
-  uint64_t query_every_ms = 0;       // > 0: find().sort({created_at: 1}).limit(1) with explain
-  uint64_t touch_every_ms = 0;       // > 0: a client moves a random document's created_at to now
+  sim::Nanos query_every_ns = 0;     // > 0: find().sort({created_at: 1}).limit(1) with explain
+  sim::Nanos touch_every_ns = 0;     // > 0: a client moves a random document's created_at to now
 };
 
 // Hot backup (kind "backup"): how and when the node is backed up.
 struct BackupSpec {
-  std::string mode = "release";        // "release" (per-table), "baseline" (backup cursor), "none"
-  uint64_t start_ms = 120000;
+  BackupMode mode = BackupMode::kRelease;
+  sim::Nanos start_ns = 120 * sim::kNsPerSec;
   bool sentinel = true;                // backup.in_progress protocol
-  std::string order = "hottest_first"; // or "name"
+  BackupOrder order = BackupOrder::kHottestFirst;
   uint64_t copy_mb_per_s = 50;         // the copy's bandwidth (virtual)
   uint64_t destination_mb = 0;         // > 0: the backup device's capacity (ENOSPC beyond it)
 };

@@ -1,10 +1,9 @@
 // The TTL experiments (shared/seeds/000): clients insert batches of {value, created_at, filler}
 // at a steady rate into test.demo while old documents go away through the TTL monitor (an index
-// with expireAfterSeconds) or a manual deleteMany job, optionally with the TTL index created late
-// (a backlog) and a query loop timing find().sort({created_at: 1}).limit(1).
-#include <limits>
-
+// with expireAfterSeconds; world/ttl_monitor.h) or a manual deleteMany job, optionally with the
+// TTL index created late (a backlog) and a query loop timing find().sort({created_at: 1}).limit(1).
 #include "world/doc_system.h"
+#include "world/ttl_monitor.h"
 
 namespace wtsim::world {
 namespace {
@@ -23,24 +22,28 @@ class TimeSeriesSystem final : public DocSystem {
       sim.spawn("inserter-" + std::to_string(i) + suffix, "node", [this, i] { inserter(static_cast<int>(i)); });
     }
     const TtlSpec& ttl = world_.scenario().ttl;
-    if (ttl.mode == "index") sim.spawn("ttl-monitor" + suffix, "node", [this] { ttl_monitor(); });
-    if (ttl.mode == "manual") sim.spawn("delete-job" + suffix, "node", [this] { delete_job(); });
-    if (ttl.mode != "none" && ttl.index_at_ms > 0) sim.spawn("index-builder" + suffix, "node", [this] { late_index(); });
-    if (ttl.query_every_ms > 0) sim.spawn("query-loop" + suffix, "node", [this] { query_loop(); });
-    if (ttl.touch_every_ms > 0) sim.spawn("toucher" + suffix, "node", [this] { toucher(); });
+    if (ttl.mode == TtlMode::kIndex) {
+      sim.spawn("ttl-monitor" + suffix, "node", [this] {
+        monitor_.run(engine_, [this](properties::Property p, const std::string& detail) { finding(p, detail); });
+      });
+    }
+    if (ttl.mode == TtlMode::kManual) sim.spawn("delete-job" + suffix, "node", [this] { delete_job(); });
+    if (ttl.mode != TtlMode::kNone && ttl.index_at_ns > 0) sim.spawn("index-builder" + suffix, "node", [this] { late_index(); });
+    if (ttl.query_every_ns > 0) sim.spawn("query-loop" + suffix, "node", [this] { query_loop(); });
+    if (ttl.touch_every_ns > 0) sim.spawn("toucher" + suffix, "node", [this] { toucher(); });
     spawn_oplog_trimmer(suffix);
   }
 
   // TTL catches up: a whole pass must start and finish after the faults stopped.
   std::string liveness_pending(int64_t since_ns) const override {
     const TtlSpec& ttl = world_.scenario().ttl;
-    if (ttl.mode != "index" || !ttl.monitor_enabled) return "";
-    return last_pass_start_ns_ >= since_ns ? "" : "no complete TTL pass since the faults stopped";
+    if (ttl.mode != TtlMode::kIndex || !ttl.monitor_enabled) return "";
+    return monitor_.last_pass_start_ns() >= since_ns ? "" : "no complete TTL pass since the faults stopped";
   }
 
   std::vector<properties::Marker> busy_phases() const override {
     std::vector<properties::Marker> phases = DocSystem::busy_phases();
-    if (in_pass_) phases.push_back(properties::Marker::kCrashDuringTtlPass);
+    if (monitor_.in_pass()) phases.push_back(properties::Marker::kCrashDuringTtlPass);
     return phases;
   }
 
@@ -48,16 +51,16 @@ class TimeSeriesSystem final : public DocSystem {
   engine::IndexSpec created_at_index() const {
     const TtlSpec& ttl = world_.scenario().ttl;
     engine::IndexSpec spec{"created_at_1", {{kField, 1}}, false, std::nullopt, ""};
-    if (ttl.mode == "index") spec.expire_after_seconds = engine::Document(ttl.expire_after_s);
+    if (ttl.mode == TtlMode::kIndex) spec.expire_after_seconds = engine::Document(static_cast<uint64_t>(ttl.expire_after_ns / sim::kNsPerSec));
     return spec;
   }
 
-  int create_schema(engine::OperationContext& op) override {
-    int ret = engine_->create_collection(op, kNs);
+  engine::Status create_schema(engine::OperationContext& op) override {
+    engine::Status s = engine_->create_collection(op, kNs);
     const TtlSpec& ttl = world_.scenario().ttl;
-    const bool index_now = ttl.mode != "none" && static_cast<uint64_t>(world_.sim().now_ns() / sim::kNsPerMs) >= ttl.index_at_ms;
-    if (ret == 0 && index_now) ret = engine_->create_index(op, kNs, created_at_index());
-    return ret;
+    const bool index_now = ttl.mode != TtlMode::kNone && world_.sim().now_ns() >= ttl.index_at_ns;
+    if (s.ok() && index_now) s = engine_->create_index(op, kNs, created_at_index());
+    return s;
   }
 
   engine::Document make_doc(sim::Rng& rng, uint64_t value) {
@@ -80,7 +83,7 @@ class TimeSeriesSystem final : public DocSystem {
     uint64_t value = (world_.node().generation() << 40) | (static_cast<uint64_t>(index) << 32);
     if (inserted_.size() <= static_cast<size_t>(index)) inserted_.resize(static_cast<size_t>(index) + 1);
     inserted_[static_cast<size_t>(index)] = {value, value};
-    const sim::Nanos stop_ns = w.stop_inserts_at_ms > 0 ? static_cast<sim::Nanos>(w.stop_inserts_at_ms) * sim::kNsPerMs
+    const sim::Nanos stop_ns = w.stop_inserts_at_ns > 0 ? w.stop_inserts_at_ns
                                                         : world_.end_ns();
     while (sim.now_ns() < std::min(stop_ns, world_.end_ns())) {
       std::vector<engine::Document> batch;
@@ -98,7 +101,7 @@ class TimeSeriesSystem final : public DocSystem {
     sim::Simulator& sim = world_.sim();
     engine::OperationContext op(world_.node().conn());
     sim::Rng rng = sim::stream(world_.seed(), "workload.toucher" + world_.generation_suffix());
-    const sim::Nanos every_ns = static_cast<sim::Nanos>(world_.scenario().ttl.touch_every_ms) * sim::kNsPerMs;
+    const sim::Nanos every_ns = world_.scenario().ttl.touch_every_ns;
     while (sim.now_ns() < world_.end_ns()) {
       sim.sleep_for(rng.between(every_ns / 2, every_ns + every_ns / 2));
       if (sim.now_ns() >= world_.end_ns() || inserted_.empty()) continue;
@@ -110,55 +113,14 @@ class TimeSeriesSystem final : public DocSystem {
     }
   }
 
-  // Absent faults, nothing older than the bound of a finished pass may remain.
-  void check_bounded_age(engine::OperationContext& op, int64_t pass_start_ms) {
-    for (const auto& [ns, coll] : engine_->catalog().collections()) {
-      for (const engine::IndexSpec& index : coll.indexes) {
-        if (!index.expire_after_seconds || !index.expire_after_seconds->is_number() || index.fields.size() != 1) continue;
-        const int64_t bound = pass_start_ms - static_cast<int64_t>(index.expire_after_seconds->get<double>() * 1000);
-        int ret = 0;
-        const uint64_t left = engine_->count_internal(
-            op, ns, {{index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}}, &ret);
-        world_.after_wt_call();
-        if (ret == 0 && left > 0) {
-          finding(properties::Property::kTtlBoundedAge, ns + ": " + std::to_string(left) + " documents older than the bound of the pass that just finished");
-        }
-      }
-    }
-  }
-
-  void ttl_monitor() {
-    const TtlSpec& ttl = world_.scenario().ttl;
-    sim::Simulator& sim = world_.sim();
-    engine::OperationContext op(world_.node().conn());
-    while (true) {
-      sim.sleep_until(std::min(sim.now_ns() + static_cast<sim::Nanos>(ttl.monitor_sleep_s) * sim::kNsPerSec, world_.end_ns()));
-      if (sim.now_ns() >= world_.end_ns()) break;
-      if (!ttl.monitor_enabled) continue;
-      const sim::Nanos start_ns = sim.now_ns();
-      const int64_t start_ms = engine_->now_ms();
-      engine::TtlPassResult r;
-      {
-        const BusyFlag busy(in_pass_);
-        r = engine_->ttl_pass(op, ttl.primary);
-        world_.after_wt_call();
-      }
-      if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "ttl_pass");
-      world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
-                           {{"indexes", r.indexes}, {"deleted", r.deleted}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
-      if (ttl.primary && r.wt_code == 0) check_bounded_age(op, start_ms);
-      if (r.wt_code == 0) last_pass_start_ns_ = start_ns;
-    }
-  }
-
   void delete_job() {
     const TtlSpec& ttl = world_.scenario().ttl;
     sim::Simulator& sim = world_.sim();
     engine::OperationContext op(world_.node().conn());
     while (true) {
-      sim.sleep_until(std::min(sim.now_ns() + static_cast<sim::Nanos>(ttl.manual_every_s) * sim::kNsPerSec, world_.end_ns()));
+      sim.sleep_until(std::min(sim.now_ns() + ttl.manual_every_ns, world_.end_ns()));
       if (sim.now_ns() >= world_.end_ns()) break;
-      const int64_t bound = engine_->now_ms() - static_cast<int64_t>(ttl.expire_after_s) * 1000;
+      const int64_t bound = engine_->now_ms() - ttl.expire_after_ns / sim::kNsPerMs;
       const sim::Nanos start_ns = sim.now_ns();
       const engine::WriteResult r = engine_->remove(op, kNs, {{kField, {{"$lt", engine::make_date(bound)}}}}, false, {});
       check(r, "delete_job");
@@ -169,16 +131,15 @@ class TimeSeriesSystem final : public DocSystem {
 
   void late_index() {
     sim::Simulator& sim = world_.sim();
-    const sim::Nanos at_ns = static_cast<sim::Nanos>(world_.scenario().ttl.index_at_ms) * sim::kNsPerMs;
+    const sim::Nanos at_ns = world_.scenario().ttl.index_at_ns;
     if (sim.now_ns() < at_ns) sim.sleep_until(std::min(at_ns, world_.end_ns()));
     if (sim.now_ns() >= world_.end_ns()) return;
     engine::OperationContext op(world_.node().conn());
     const sim::Nanos start_ns = sim.now_ns();
-    const int ret = engine_->create_index(op, kNs, created_at_index());
-    world_.after_wt_call();
-    if (ret != 0 && ret < 1000) world_.handle_wt_failure(ret, "create_index");
+    const engine::Status s = engine_->create_index(op, kNs, created_at_index());
+    world_.settle(s.wt_code, "create_index");
     world_.trace().event(sim.now_ns(), sim.current().name, "index_built",
-                         {{"index", "created_at_1"}, {"code", ret}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
+                         {{"index", "created_at_1"}, {"code", s.trace_code()}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
   }
 
   void query_loop() {
@@ -188,15 +149,14 @@ class TimeSeriesSystem final : public DocSystem {
     oldest.sort = std::make_pair(std::string(kField), 1);
     oldest.limit = 1;
     // Like the account, query once the index exists (before it, each call would sort everything).
-    const sim::Nanos index_ns = static_cast<sim::Nanos>(world_.scenario().ttl.index_at_ms) * sim::kNsPerMs;
+    const sim::Nanos index_ns = world_.scenario().ttl.index_at_ns;
     if (sim.now_ns() < index_ns) sim.sleep_until(std::min(index_ns, world_.end_ns()));
     while (true) {
-      sim.sleep_until(std::min(sim.now_ns() + static_cast<sim::Nanos>(world_.scenario().ttl.query_every_ms) * sim::kNsPerMs, world_.end_ns()));
+      sim.sleep_until(std::min(sim.now_ns() + world_.scenario().ttl.query_every_ns, world_.end_ns()));
       if (sim.now_ns() >= world_.end_ns()) break;
       const sim::Nanos start_ns = sim.now_ns();
       const engine::FindResult r = engine_->find(op, kNs, oldest);
-      world_.after_wt_call();
-      if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "find");
+      world_.settle(r.wt_code, "find");
       const engine::Document& stats = r.explain["executionStats"];
       engine::Document scan = stats["executionStages"];
       while (scan.contains("inputStage")) scan = engine::Document(scan["inputStage"]);
@@ -210,8 +170,7 @@ class TimeSeriesSystem final : public DocSystem {
     }
   }
 
-  bool in_pass_ = false;  // the TTL monitor is inside a pass
-  sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
+  TtlMonitor monitor_{world_, world_.scenario().ttl};
   // Per inserter of this generation: [first _id, next _id) inserted so far (the toucher's pool).
   std::vector<std::pair<uint64_t, uint64_t>> inserted_;
 };

@@ -74,6 +74,18 @@ RunResult run_scenario(const Scenario& declared, uint64_t seed, const faults::Fa
   return world.run();
 }
 
+std::unique_ptr<System> World::make_system(WorkloadKind kind) {
+  switch (kind) {
+    case WorkloadKind::kKv: return make_kv_system(*this);
+    case WorkloadKind::kDocuments: return make_mixed_doc_system(*this);
+    case WorkloadKind::kTimeSeries: return make_time_series_system(*this);
+    case WorkloadKind::kPadding: return make_padding_system(*this);
+    case WorkloadKind::kBackup: return make_backup_system(*this);
+  }
+  assert(false && "every workload kind has a system");
+  return nullptr;
+}
+
 World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, ProgressFn progress)
     : scenario_(scenario),
       seed_(seed),
@@ -88,12 +100,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       progress_(std::move(progress)) {
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, injector_.plan())));
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
-  const std::string& kind = scenario.workload.kind;
-  system_ = kind == "documents" ? make_mixed_doc_system(*this)
-            : kind == "time_series" ? make_time_series_system(*this)
-            : kind == "padding"     ? make_padding_system(*this)
-            : kind == "backup"      ? make_backup_system(*this)
-                                    : make_kv_system(*this);
+  system_ = make_system(scenario.workload.kind);
   node_->set_crash_handler([this](faults::CrashMode mode, faults::FsOp op, const std::string& file) {
     note_crash_point(op, file);
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +
@@ -466,6 +473,13 @@ bool World::drain_fired_faults() {
 void World::after_wt_call() {
   drain_fired_faults();
   if (node_->fenced()) throw sim::Cancelled{};
+}
+
+bool World::settle(int wt_code, const std::string& what) {
+  after_wt_call();
+  if (wt_code == 0) return true;
+  handle_wt_failure(wt_code, what);  // a panic or fatal I/O error throws
+  return false;
 }
 
 uint64_t World::file_bytes(const std::string& name) const {

@@ -117,8 +117,14 @@ class World {
   // After every WiredTiger call of a node actor: drains fired faults; throws sim::Cancelled if
   // the node was fenced meanwhile (nothing the call did may be acknowledged).
   void after_wt_call();
+  // Whether an EIO or ENOSPC from a call ends the process, as MongoDB's fassert on a failed
+  // commit, log flush or checkpoint does; a write inside a transaction that rolls back is retried.
+  enum class OnIoError { kFatal, kRetry };
   // Records the failure; a panic or fatal I/O error crashes the node (and throws Cancelled).
-  void handle_wt_failure(int code, const std::string& what);
+  void handle_wt_failure(int code, const std::string& what, OnIoError on_io_error = OnIoError::kFatal);
+  // The one way out of a node actor's WiredTiger call that has nothing to undo: after_wt_call(),
+  // then, if the call failed with `wt_code`, handle_wt_failure. True if the call succeeded.
+  bool settle(int wt_code, const std::string& what);
   void pay_disk(sim::Nanos cost_ns);
   void violation(properties::Property property, const std::string& detail);
   // A coverage marker (properties/coverage.h) was reached `times` times.
@@ -143,6 +149,7 @@ class World {
   // After a failed start: closes what is open; carries out a power cycle the start asked for.
   void after_failed_start();
   void final_checks();
+  std::unique_ptr<System> make_system(WorkloadKind kind);
   // Unsurvivable faults (unsurvivable.cpp).
   // A start failed with `code` at `stage`: true if a fault no node survives explains it (it is
   // classified, and the device will be power-cycled before the next attempt).

@@ -1,0 +1,83 @@
+#include "properties/document_properties.h"
+
+#include <cassert>
+
+namespace wtsim::properties {
+namespace {
+
+constexpr size_t kCandidatesShownMax = 3;
+
+bool expired(const engine::Document* v, int64_t bound_ms) {
+  if (v == nullptr) return false;
+  if (engine::is_date(*v)) return engine::date_ms(*v) < bound_ms;
+  if (!v->is_array()) return false;
+  for (const engine::Document& e : *v) {
+    if (engine::is_date(e) && engine::date_ms(e) < bound_ms) return true;
+  }
+  return false;
+}
+
+std::string brief(const engine::Document& doc) {
+  engine::Document shown = doc;
+  shown.erase("pad");  // filler: long and the same in every version
+  return shown.dump();
+}
+
+engine::Document decoded(const std::string& bson) {
+  return engine::from_bson(reinterpret_cast<const uint8_t*>(bson.data()), bson.size());
+}
+
+std::string brief(const models::Value& v) { return v ? brief(decoded(*v)) : "absent"; }
+
+// The query's equality fields that the document does not match (the workload's finds are
+// equalities on top-level fields).
+std::string unmatched_field(const engine::Document& filter, const engine::Document& doc) {
+  for (const auto& [field, wanted] : filter.items()) {
+    if (!doc.contains(field) || doc[field] != wanted) return field;
+  }
+  return "";
+}
+
+}  // namespace
+
+std::optional<Finding> check_ttl_delete(const TtlDelete& d) {
+  assert(d.id != nullptr && !d.field.empty());
+  const std::string what = std::string(d.ns) + " " + d.id->dump();
+  if (!d.on_primary) return Finding{Property::kTtlSafety, what + ": deleted by the TTL monitor of a secondary"};
+  const int64_t bound_ms = d.now_ms - static_cast<int64_t>(d.expire_after_s * 1000.0);
+  if (expired(d.indexed_value, bound_ms)) return std::nullopt;
+  return Finding{Property::kTtlSafety, what + ": deleted with " + std::string(d.field) + " = " +
+                                           (d.indexed_value != nullptr ? d.indexed_value->dump() : "missing") +
+                                           ", bound " + std::to_string(bound_ms)};
+}
+
+std::optional<Finding> check_increment(const std::string& key, std::optional<int64_t> last,
+                                       const engine::Document* n, int64_t inc_total) {
+  if (inc_total == 0 || !last || n == nullptr || !n->is_number_integer()) return std::nullopt;
+  if (n->get<int64_t>() == *last + inc_total) return std::nullopt;
+  return Finding{Property::kIncrementsCountedOnce, key + ": counter went " + std::to_string(*last) + " -> " + n->dump() +
+                                                       " for $inc " + std::to_string(inc_total)};
+}
+
+std::optional<Finding> check_find(const models::KvModel& model, const engine::Document& filter,
+                                  const std::vector<engine::Document>& docs, uint64_t read_token,
+                                  const std::function<std::string(const engine::Document& id)>& key_of) {
+  assert(filter.is_object());
+  for (const engine::Document& doc : docs) {
+    assert(doc.contains("_id"));
+    if (const std::string field = unmatched_field(filter, doc); !field.empty()) {
+      return Finding{Property::kReadsSeeCommitted, "find " + filter.dump() + " returned " + brief(doc) + ", which does not match on " + field};
+    }
+    const std::vector<models::Value> allowed = model.readable_values(key_of(doc["_id"]), read_token);
+    bool found = false;
+    for (const models::Value& v : allowed) found = found || (v && decoded(*v) == doc);
+    if (found) continue;
+    std::string shown;
+    for (size_t i = 0; i < allowed.size() && i < kCandidatesShownMax; ++i) shown += (i ? " or " : "") + brief(allowed[allowed.size() - 1 - i]);
+    return Finding{Property::kReadsSeeCommitted, "find " + filter.dump() + " returned " + brief(doc) +
+                                                     ", a version no commit visible to its snapshot wrote (newest first: " + shown + ")"};
+  }
+  return std::nullopt;
+}
+
+}  // namespace wtsim::properties

@@ -1,0 +1,60 @@
+#include "world/ttl_monitor.h"
+
+#include <cassert>
+#include <limits>
+
+#include "world/doc_system.h"
+#include "world/world.h"
+
+namespace wtsim::world {
+
+void TtlMonitor::run(const std::unique_ptr<engine::DocumentEngine>& engine, const FindingFn& finding) {
+  assert(spec_.mode == TtlMode::kIndex && spec_.monitor_sleep_ns > 0);
+  sim::Simulator& sim = world_.sim();
+  engine::OperationContext op(world_.node().conn());
+  while (true) {
+    sim.sleep_until(std::min(sim.now_ns() + spec_.monitor_sleep_ns, world_.end_ns()));
+    if (sim.now_ns() >= world_.end_ns()) break;
+    if (spec_.monitor_enabled) pass(*engine, op, finding);
+  }
+  assert(!in_pass_);
+}
+
+void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& op, const FindingFn& finding) {
+  sim::Simulator& sim = world_.sim();
+  const sim::Nanos start_ns = sim.now_ns();
+  const int64_t start_ms = engine.now_ms();
+  engine::TtlPassResult r;
+  {
+    const BusyFlag busy(in_pass_);
+    r = engine.ttl_pass(op, spec_.primary);
+    world_.after_wt_call();
+  }
+  assert(!in_pass_);
+  if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "ttl_pass");
+  world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
+                       {{"indexes", r.indexes}, {"deleted", r.deleted}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
+  if (spec_.primary && r.wt_code == 0) check_bounded_age(engine, op, start_ms, finding);
+  if (r.wt_code == 0) last_pass_start_ns_ = start_ns;
+  assert(r.wt_code != 0 || last_pass_start_ns_ == start_ns);
+}
+
+// Absent faults, nothing older than the bound of a finished pass may remain.
+void TtlMonitor::check_bounded_age(engine::DocumentEngine& engine, engine::OperationContext& op, int64_t pass_start_ms,
+                                   const FindingFn& finding) {
+  for (const auto& [ns, coll] : engine.catalog().collections()) {
+    for (const engine::IndexSpec& index : coll.indexes) {
+      if (!index.expire_after_seconds || !index.expire_after_seconds->is_number() || index.fields.size() != 1) continue;
+      const int64_t bound = pass_start_ms - static_cast<int64_t>(index.expire_after_seconds->get<double>() * 1000);
+      int ret = 0;
+      const uint64_t left = engine.count_internal(
+          op, ns, {{index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}}, &ret);
+      world_.after_wt_call();
+      if (ret == 0 && left > 0) {
+        finding(properties::Property::kTtlBoundedAge, ns + ": " + std::to_string(left) + " documents older than the bound of the pass that just finished");
+      }
+    }
+  }
+}
+
+}  // namespace wtsim::world

@@ -1,0 +1,44 @@
+#pragma once
+// The TTL monitor (MongoDB's TTLMonitor): a background actor of the node that sleeps
+// ttlMonitorSleepSecs, then runs one pass of the engine's TTL deletes (engine/ttl.cpp) over every
+// index with expireAfterSeconds, and traces it. Absent faults, it also checks that the pass left
+// nothing older than its bound (the property ttl_bounded_age). Its state outlives a restart: the
+// liveness phase asks when the last complete pass started.
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "engine/engine.h"
+#include "properties/violation.h"
+#include "sim/virtual_clock.h"
+#include "world/scenario.h"
+
+namespace wtsim::world {
+
+class World;
+
+class TtlMonitor {
+ public:
+  using FindingFn = std::function<void(properties::Property, const std::string&)>;
+
+  TtlMonitor(World& world, const TtlSpec& spec) : world_(world), spec_(spec) {}
+
+  // The actor's body, for one generation of the node: passes until the run ends. `engine` is
+  // the system's, read at each use.
+  void run(const std::unique_ptr<engine::DocumentEngine>& engine, const FindingFn& finding);
+
+  bool in_pass() const { return in_pass_; }
+  sim::Nanos last_pass_start_ns() const { return last_pass_start_ns_; }  // -1: none yet
+
+ private:
+  void pass(engine::DocumentEngine& engine, engine::OperationContext& op, const FindingFn& finding);
+  void check_bounded_age(engine::DocumentEngine& engine, engine::OperationContext& op, int64_t pass_start_ms,
+                         const FindingFn& finding);
+
+  World& world_;
+  const TtlSpec& spec_;
+  bool in_pass_ = false;                // inside a pass (a crash now reaches crash_during_ttl_pass)
+  sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
+};
+
+}  // namespace wtsim::world
