@@ -87,16 +87,16 @@ int scan_index(OperationContext& op, const IndexSpec& spec, IndexEntries& found,
 
 ValidateResult DocumentEngine::validate(OperationContext& op, const std::string& ns) {
   ValidateResult r;
-  const CollectionSpec* coll = catalog_.find(ns);
+  const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return r;
-  HierarchicalLock lock(locks_, coll->db(), coll->name(), LockMode::kIS, LockPolicy::kCollection);  // S: a stable view
+  HierarchicalLock lock(state_.locks, coll->db(), coll->name(), LockMode::kIS, LockPolicy::kCollection);  // S: a stable view
   if (op.begin() != 0) return report(r, "cannot begin a transaction"), r;
   const size_t n = coll->indexes.size();
   std::vector<IndexEntries> expected(n);
   int ret = scan_records(op, *coll, expected, &r.records);
   if (ret != WT_NOTFOUND) report(r, "record store scan failed: " + std::string(wiredtiger_strerror(ret)));
-  if (static_cast<int64_t>(r.records) != counts_[ns].count) {
-    report(r, "count is " + std::to_string(counts_[ns].count) + " but the record store holds " + std::to_string(r.records));
+  if (static_cast<int64_t>(r.records) != state_.counts[ns].count) {
+    report(r, "count is " + std::to_string(state_.counts[ns].count) + " but the record store holds " + std::to_string(r.records));
   }
   for (size_t i = 0; i < n; ++i) {
     const IndexSpec& spec = coll->indexes[i];

@@ -72,12 +72,7 @@ void World::journal_flusher() {
     sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.journal_commit_interval_ns, end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
     const uint64_t covered = model_.flush_started();
-    const int ret = op.flush_log();
-    after_wt_call();
-    if (ret != 0) {
-      handle_wt_failure(ret, "log_flush");
-      continue;
-    }
+    if (node_call("log_flush", [&] { return op.flush_log(); }) != 0) continue;
     model_.flush_returned(covered);  // the sync paid its disk time inside the call
   }
 }
@@ -88,14 +83,11 @@ void World::checkpointer() {
     const bool soon = buggify_.fire("checkpoint_right_away");  // legal: checkpoints may run any time
     sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
-    checkpoint_running_ = true;
-    const int ret = op.session()->checkpoint(op.session(), nullptr);
-    checkpoint_running_ = false;
-    after_wt_call();
-    if (ret != 0) {
-      handle_wt_failure(ret, "checkpoint");
-      continue;
-    }
+    const int ret = node_call("checkpoint", [&] {
+      const BusyFlag running(checkpoint_running_);
+      return op.session()->checkpoint(op.session(), nullptr);
+    });
+    if (ret != 0) continue;
     ++stats_.checkpoints;
     trace_->event(sim_.now_ns(), sim_.current().name, "checkpoint", {{"disk_bytes", table_file_bytes()}});
   }

@@ -108,10 +108,12 @@ class BackupSystem final : public DocSystem {
     if (!world_.scenario().backup.sentinel) return report_stale_pins(conn);
     if (!world_.disk().exists(kSentinel)) return;
     engine::OperationContext op(conn);
-    int ret = engine::drop_backup_checkpoint(op.session());
-    if (ret == 0) ret = op.session()->checkpoint(op.session(), nullptr);
-    world_.after_wt_call();
-    if (ret != 0) return;  // keep the sentinel: the next start tries again
+    const auto drop_pins = [&] {
+      const int ret = engine::drop_backup_checkpoint(op.session());
+      return ret != 0 ? ret : op.session()->checkpoint(op.session(), nullptr);
+    };
+    // A failure keeps the sentinel: the next start tries again.
+    if (world_.node_call("sentinel_clear", drop_pins, {.handle_failure = false}) != 0) return;
     remove_sentinel();
     world_.trace().event(world_.sim().now_ns(), "backup", "sentinel_cleared", nlohmann::json::object());
   }
@@ -149,9 +151,8 @@ class BackupSystem final : public DocSystem {
       sim.sleep_for(world_.scenario().workload.think_ns * static_cast<sim::Nanos>(slowdown));
       if (sim.now_ns() >= world_.end_ns()) break;
       const uint64_t id = rng.below(docs);
-      check(engine_->update(op, ns, {{"_id", id}}, {{"$inc", {{"v", 1}}}}, false, false,
-                            {rng.chance(world_.scenario().workload.durable_fraction)}),
-            "update");
+      const engine::WriteConcern wc{rng.chance(world_.scenario().workload.durable_fraction)};
+      write("update", [&] { return engine_->update(op, ns, {{"_id", id}}, {{"$inc", {{"v", 1}}}}, false, false, wc); });
       ++writes_[ns];
     }
   }
@@ -163,7 +164,7 @@ class BackupSystem final : public DocSystem {
     while (sim.now_ns() < world_.end_ns()) {
       sim.sleep_for(world_.scenario().workload.think_ns * 4);
       if (sim.now_ns() >= world_.end_ns()) break;
-      check(engine_->insert_many(op, "test.append", {doc(next_append_++, 0)}, {}), "insert");
+      write("insert", [&] { return engine_->insert_many(op, "test.append", {doc(next_append_++, 0)}, {}); });
       ++writes_["test.append"];
     }
   }
@@ -236,13 +237,10 @@ class BackupSystem final : public DocSystem {
     world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", to_string(spec.mode)}, {"disk_bytes", disk_before}});
     uint64_t copied = 0;
     models::KvState expected;
-    int ret = 0;
-    {
-      const BusyFlag busy(copying_);
-      ret = spec.mode == BackupMode::kRelease ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
-      world_.after_wt_call();
-    }
-    if (ret != 0) return world_.handle_wt_failure(ret, "backup");
+    const auto copy = [&] {
+      return spec.mode == BackupMode::kRelease ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
+    };
+    if (world_.node_call("backup", copy, {.busy = &copying_}) != 0) return;
     if (copy_error_ != 0) return abandon(op, start_ns);
     if (spec.sentinel) remove_sentinel();
     backup_done_ = true;
@@ -255,8 +253,8 @@ class BackupSystem final : public DocSystem {
   // A failed copy fails the backup, never the node: the pins go, the partial copy is discarded,
   // the sentinel is removed, and the reason is recorded.
   void abandon(engine::OperationContext& op, sim::Nanos start_ns) {
-    const int dropped = engine::drop_backup_checkpoint(op.session());
-    world_.after_wt_call();
+    const int dropped = world_.node_call("backup_abandon", [&] { return engine::drop_backup_checkpoint(op.session()); },
+                                         {.handle_failure = false});
     if (world_.scenario().backup.sentinel) remove_sentinel();
     destination_ = std::make_unique<faults::Disk>();
     backup_done_ = true;  // not retried

@@ -207,7 +207,7 @@ void DocSystem::spawn_oplog_trimmer(const std::string& suffix) {
     while (sim.now_ns() < world_.end_ns()) {
       sim.sleep_until(std::min(sim.now_ns() + sim::kNsPerSec, world_.end_ns()));
       if (sim.now_ns() >= world_.end_ns()) break;
-      world_.settle(engine_->trim_oplog(op), "trim_oplog");
+      world_.node_call("trim_oplog", [&] { return engine_->trim_oplog(op); });
     }
   });
 }
@@ -265,10 +265,6 @@ void DocSystem::ack(uint64_t ticket) {
   world_.model().ack(ticket);
   durable_.erase(ticket);
   ++world_.stats().commits_acked;
-}
-
-void DocSystem::check(const engine::WriteResult& r, const char* what) {
-  if (world_.settle(r.wt_code, what)) world_.note_progress();
 }
 
 // Exactly-once $inc (properties/document_properties.h); the last committed counter per key.

@@ -14,18 +14,6 @@
 
 namespace wtsim::world {
 
-// Sets a flag for a scope (unwinding included: a crash cancels the fiber with an exception).
-class BusyFlag {
- public:
-  explicit BusyFlag(bool& flag) : flag_(flag) { flag_ = true; }
-  ~BusyFlag() { flag_ = false; }
-  BusyFlag(const BusyFlag&) = delete;
-  BusyFlag& operator=(const BusyFlag&) = delete;
-
- private:
-  bool& flag_;
-};
-
 class DocSystem : public System, public engine::CommitObserver {
  public:
   explicit DocSystem(World& world) : world_(world) {}
@@ -52,8 +40,13 @@ class DocSystem : public System, public engine::CommitObserver {
  protected:
   // Creates the workload's collections and indexes (idempotent: runs at every start).
   virtual engine::Status create_schema(engine::OperationContext& op) = 0;
-  // After a write operation of a client: throws if fenced, handles WiredTiger failures.
-  void check(const engine::WriteResult& r, const char* what);
+  // A client's write command, through World::node_call; its success is the client's progress.
+  template <class Call>
+  engine::WriteResult write(const char* what, Call&& call) {
+    engine::WriteResult r = world_.node_call(what, std::forward<Call>(call));
+    if (r.wt_code == 0) world_.note_progress();
+    return r;
+  }
   void finding(properties::Property property, const std::string& detail);
   // A find's documents against the model (read_check.cpp): each matches `filter`'s equality
   // fields and is a version the find's snapshot may see. `read_token` is the model's begin_read()

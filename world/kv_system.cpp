@@ -80,23 +80,20 @@ class KvSystem final : public System {
       uint64_t bytes = 0;
       std::vector<models::KvWrite> writes = draw_writes(rng, value_id, &bytes);
       const bool durable = rng.chance(w.durable_fraction);
-      int ret = session.apply(writes);
-      world_.after_wt_call();
-      if (ret != 0) {  // rolled back: never in the model, so any of its values is a phantom
-        ++world_.stats().commits_failed;
-        world_.handle_wt_failure(ret, "apply", World::OnIoError::kRetry);
+      // Rolled back: never in the model, so any of its values is a phantom.
+      const auto count_failed = [&] { ++world_.stats().commits_failed; };
+      if (world_.node_call("apply", [&] { return session.apply(writes); }, {World::OnIoError::kRetry, count_failed}) != 0) {
         continue;
       }
       // The commit enters the model's order here, not before apply: apply can wait (a full cache
       // hands the fiber to eviction) while another writer commits, and the log holds commits in
       // commit order (README, finding 18).
       const uint64_t seq = model.begin_commit(writes, durable);
-      ret = session.commit(durable);
-      world_.after_wt_call();
-      if (ret != 0) {
+      const auto in_doubt = [&] {
         model.in_doubt(seq);
         ++world_.stats().commits_failed;
-        world_.handle_wt_failure(ret, "commit");
+      };
+      if (world_.node_call("commit", [&] { return session.commit(durable); }, {World::OnIoError::kFatal, in_doubt}) != 0) {
         continue;
       }
       model.ack(seq);

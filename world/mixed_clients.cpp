@@ -52,7 +52,8 @@ class MixedDocSystem final : public DocSystem {
     for (uint64_t next = begin; next < end;) {
       std::vector<engine::Document> batch;
       for (; next < end && batch.size() < w.batch_size; ++next) batch.push_back(make_doc(rng, next));
-      check(engine_->insert_many(op, kNs, std::move(batch), {rng.chance(w.durable_fraction)}), "insert_many");
+      const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
+      write("insert_many", [&] { return engine_->insert_many(op, kNs, std::move(batch), wc); });
     }
     world_.note_workload_done();
   }
@@ -64,23 +65,27 @@ class MixedDocSystem final : public DocSystem {
     if (pick < w.insert_weight) {
       std::vector<engine::Document> batch;
       for (uint64_t i = 0; i < w.batch_size; ++i) batch.push_back(make_doc(rng, rng.below(w.keys)));
-      return check(engine_->insert_many(op, kNs, std::move(batch), wc, /*ordered=*/false), "insert_many");
+      write("insert_many", [&] { return engine_->insert_many(op, kNs, std::move(batch), wc, /*ordered=*/false); });
+      return;
     }
     if ((pick -= w.insert_weight) < w.update_weight) {
       const engine::Document filter = {{"_id", doc_id(rng.below(w.keys))}};
       const engine::Document update = {{"$inc", {{"n", 1}}}, {"$set", {{"g", rng.below(kGroups)}}}};
-      return check(engine_->update(op, kNs, filter, update, /*upsert=*/true, /*multi=*/false, wc), "update");
+      write("update", [&] { return engine_->update(op, kNs, filter, update, /*upsert=*/true, /*multi=*/false, wc); });
+      return;
     }
     if ((pick -= w.update_weight) < w.delete_weight) {
-      return check(engine_->remove(op, kNs, {{"_id", doc_id(rng.below(w.keys))}}, true, wc), "remove");
+      const engine::Document filter = {{"_id", doc_id(rng.below(w.keys))}};
+      write("remove", [&] { return engine_->remove(op, kNs, filter, true, wc); });
+      return;
     }
     if ((pick -= w.delete_weight) >= w.find_weight) return ddl_operation(rng, op);
     engine::FindRequest req;
     req.filter = {{"g", rng.below(kGroups)}};
     req.limit = 5;
     const models::ReadScope read(world_.model());
-    const engine::FindResult r = engine_->find(op, kNs, req);
-    if (!world_.settle(r.wt_code, "find")) return;
+    const engine::FindResult r = world_.node_call("find", [&] { return engine_->find(op, kNs, req); });
+    if (r.wt_code != 0) return;
     if (r.code == engine::ErrorCode::kOk) check_find(kNs, req.filter, r.docs, read.token());
   }
 
@@ -89,17 +94,14 @@ class MixedDocSystem final : public DocSystem {
   void ddl_operation(sim::Rng& rng, engine::OperationContext& op) {
     const uint64_t kind = rng.below(3);
     const char* what = kind == 0 ? "create_index" : kind == 1 ? "drop_index" : "coll_mod";
-    engine::Status s;
-    if (kind == 0) {
-      s = engine_->create_index(op, kNs, {"n_1", {{"n", 1}}, false, std::nullopt, ""});
-    } else if (kind == 1) {
-      s = engine_->drop_index(op, kNs, "n_1");
-    } else {
-      const std::optional<engine::Document> expire = rng.chance(0.5) ? std::optional<engine::Document>(3600 + rng.below(3600)) : std::nullopt;
-      s = engine_->set_expire_after(op, kNs, "n_1", expire);
-    }
+    std::optional<engine::Document> expire;
+    if (kind == 2 && rng.chance(0.5)) expire = 3600 + rng.below(3600);
+    const engine::Status s = world_.node_call(what, [&] {
+      if (kind == 0) return engine_->create_index(op, kNs, {"n_1", {{"n", 1}}, false, std::nullopt, ""});
+      if (kind == 1) return engine_->drop_index(op, kNs, "n_1");
+      return engine_->set_expire_after(op, kNs, "n_1", expire);
+    });
     assert(s.code == engine::ErrorCode::kOk || s.code == engine::ErrorCode::kIndexNotFound);
-    world_.settle(s.wt_code, what);
   }
 
   void client(int index) {

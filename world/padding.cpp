@@ -37,9 +37,9 @@ class PaddingSystem final : public DocSystem {
       engine::Document doc = {{"_id", id}};
       if (preset) doc.update({{"counter1", 0.0}, {"counter2", 0.0}, {"counter3", 0.0}});
       const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
-      check(engine_->insert_many(op, kNs, {doc}, wc), "insert");  // a duplicate after a restart is fine
+      write("insert", [&] { return engine_->insert_many(op, kNs, {doc}, wc); });  // a duplicate after a restart is fine
       for (const char* counter : {"counter1", "counter2", "counter3"}) {
-        check(engine_->update(op, kNs, {{"_id", id}}, {{"$inc", {{counter, 1.0}}}}, /*upsert=*/true, false, wc), "update");
+        write("update", [&] { return engine_->update(op, kNs, {{"_id", id}}, {{"$inc", {{counter, 1.0}}}}, /*upsert=*/true, false, wc); });
       }
     }
     if (next_ >= w.total_documents) world_.note_workload_done();

@@ -88,7 +88,8 @@ class TimeSeriesSystem final : public DocSystem {
     while (sim.now_ns() < std::min(stop_ns, world_.end_ns())) {
       std::vector<engine::Document> batch;
       for (uint64_t i = 0; i < w.batch_size; ++i) batch.push_back(make_doc(rng, value++));
-      check(engine_->insert_many(op, kNs, std::move(batch), {rng.chance(w.durable_fraction)}), "insert_many");
+      const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
+      write("insert_many", [&] { return engine_->insert_many(op, kNs, std::move(batch), wc); });
       inserted_[static_cast<size_t>(index)].second = value;
       sim.sleep_for(w.think_ns);
     }
@@ -109,7 +110,7 @@ class TimeSeriesSystem final : public DocSystem {
       if (next <= first) continue;
       const engine::Document filter = {{"_id", first + rng.below(next - first)}};
       const engine::Document touch = {{"$set", {{kField, engine::make_date(engine_->now_ms())}}}};
-      check(engine_->update(op, kNs, filter, touch, /*upsert=*/false, /*multi=*/false, {false}), "update");
+      write("update", [&] { return engine_->update(op, kNs, filter, touch, /*upsert=*/false, /*multi=*/false, {false}); });
     }
   }
 
@@ -122,8 +123,8 @@ class TimeSeriesSystem final : public DocSystem {
       if (sim.now_ns() >= world_.end_ns()) break;
       const int64_t bound = engine_->now_ms() - ttl.expire_after_ns / sim::kNsPerMs;
       const sim::Nanos start_ns = sim.now_ns();
-      const engine::WriteResult r = engine_->remove(op, kNs, {{kField, {{"$lt", engine::make_date(bound)}}}}, false, {});
-      check(r, "delete_job");
+      const engine::Document older = {{kField, {{"$lt", engine::make_date(bound)}}}};
+      const engine::WriteResult r = write("delete_job", [&] { return engine_->remove(op, kNs, older, false, {}); });
       world_.trace().event(sim.now_ns(), sim.current().name, "delete_job",
                            {{"deleted", r.n}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
     }
@@ -136,8 +137,7 @@ class TimeSeriesSystem final : public DocSystem {
     if (sim.now_ns() >= world_.end_ns()) return;
     engine::OperationContext op(world_.node().conn());
     const sim::Nanos start_ns = sim.now_ns();
-    const engine::Status s = engine_->create_index(op, kNs, created_at_index());
-    world_.settle(s.wt_code, "create_index");
+    const engine::Status s = world_.node_call("create_index", [&] { return engine_->create_index(op, kNs, created_at_index()); });
     world_.trace().event(sim.now_ns(), sim.current().name, "index_built",
                          {{"index", "created_at_1"}, {"code", s.trace_code()}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
   }
@@ -155,8 +155,7 @@ class TimeSeriesSystem final : public DocSystem {
       sim.sleep_until(std::min(sim.now_ns() + world_.scenario().ttl.query_every_ns, world_.end_ns()));
       if (sim.now_ns() >= world_.end_ns()) break;
       const sim::Nanos start_ns = sim.now_ns();
-      const engine::FindResult r = engine_->find(op, kNs, oldest);
-      world_.settle(r.wt_code, "find");
+      const engine::FindResult r = world_.node_call("find", [&] { return engine_->find(op, kNs, oldest); });
       const engine::Document& stats = r.explain["executionStats"];
       engine::Document scan = stats["executionStages"];
       while (scan.contains("inputStage")) scan = engine::Document(scan["inputStage"]);

@@ -24,14 +24,10 @@ void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& 
   sim::Simulator& sim = world_.sim();
   const sim::Nanos start_ns = sim.now_ns();
   const int64_t start_ms = engine.now_ms();
-  engine::TtlPassResult r;
-  {
-    const BusyFlag busy(in_pass_);
-    r = engine.ttl_pass(op, spec_.primary);
-    world_.after_wt_call();
-  }
+  World::NodeCallOptions options;
+  options.busy = &in_pass_;
+  const engine::TtlPassResult r = world_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, spec_.primary); }, options);
   assert(!in_pass_);
-  if (r.wt_code != 0) world_.handle_wt_failure(r.wt_code, "ttl_pass");
   world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
                        {{"indexes", r.indexes}, {"deleted", r.deleted}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
   if (spec_.primary && r.wt_code == 0) check_bounded_age(engine, op, start_ms, finding);
@@ -46,10 +42,13 @@ void TtlMonitor::check_bounded_age(engine::DocumentEngine& engine, engine::Opera
     for (const engine::IndexSpec& index : coll.indexes) {
       if (!index.expire_after_seconds || !index.expire_after_seconds->is_number() || index.fields.size() != 1) continue;
       const int64_t bound = pass_start_ms - static_cast<int64_t>(index.expire_after_seconds->get<double>() * 1000);
+      const engine::Document older = {
+          {index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}};
       int ret = 0;
-      const uint64_t left = engine.count_internal(
-          op, ns, {{index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}}, &ret);
-      world_.after_wt_call();
+      uint64_t left = 0;
+      // A failed count is no finding, and the pass's own calls report the node's failures.
+      world_.node_call("ttl_count", [&] { return left = engine.count_internal(op, ns, older, &ret), ret; },
+                       {.handle_failure = false});
       if (ret == 0 && left > 0) {
         finding(properties::Property::kTtlBoundedAge, ns + ": " + std::to_string(left) + " documents older than the bound of the pass that just finished");
       }

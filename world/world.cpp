@@ -475,11 +475,8 @@ void World::after_wt_call() {
   if (node_->fenced()) throw sim::Cancelled{};
 }
 
-bool World::settle(int wt_code, const std::string& what) {
-  after_wt_call();
-  if (wt_code == 0) return true;
-  handle_wt_failure(wt_code, what);  // a panic or fatal I/O error throws
-  return false;
+void World::refuse_if_fenced() const {
+  if (node_->fenced()) throw sim::Cancelled{};
 }
 
 uint64_t World::file_bytes(const std::string& name) const {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,25 @@ class ClientScope {
   class World& world_;
 };
 
+// Sets a flag for a scope (unwinding included: a crash cancels the fiber with an exception).
+class BusyFlag {
+ public:
+  explicit BusyFlag(bool& flag) : flag_(flag) { flag_ = true; }
+  ~BusyFlag() { flag_ = false; }
+  BusyFlag(const BusyFlag&) = delete;
+  BusyFlag& operator=(const BusyFlag&) = delete;
+
+ private:
+  bool& flag_;
+};
+
+// A node call's WiredTiger code: the call's own int, or its result's wt_code.
+inline int wt_code_of(int code) { return code; }
+template <class Result>
+int wt_code_of(const Result& result) {
+  return result.wt_code;
+}
+
 class World {
  public:
   World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, ProgressFn progress = nullptr);
@@ -114,17 +134,44 @@ class World {
   uint64_t file_bytes(const std::string& name) const;
   // Bytes of every file but the log (the figure the backup account's inflation is measured in).
   uint64_t table_file_bytes() const;
-  // After every WiredTiger call of a node actor: drains fired faults; throws sim::Cancelled if
-  // the node was fenced meanwhile (nothing the call did may be acknowledged).
-  void after_wt_call();
   // Whether an EIO or ENOSPC from a call ends the process, as MongoDB's fassert on a failed
   // commit, log flush or checkpoint does; a write inside a transaction that rolls back is retried.
   enum class OnIoError { kFatal, kRetry };
+  struct NodeCallOptions {
+    OnIoError on_io_error = OnIoError::kFatal;
+    // Runs when the call failed, before the failure is handled: undoes what the actor counted on
+    // (a commit that may or may not have happened goes in doubt).
+    std::function<void()> on_failure;
+    // Held while the call runs and its fired faults drain: a crash they cause counts as one
+    // during the call (a coverage marker's phase).
+    bool* busy = nullptr;
+    // False: the caller answers a failure itself (keeps a sentinel, skips a check), and the node
+    // goes on; nothing is recorded.
+    bool handle_failure = true;
+  };
+  // The one way a node actor calls into its node (WiredTiger directly or through the engine):
+  // refused with sim::Cancelled when the node is fenced; afterwards the faults that fired are
+  // drained and a fence that came meanwhile cancels the actor (a fenced node acknowledges
+  // nothing); a failure (the call's int, or its result's wt_code) is recorded and handled in
+  // one place, handle_wt_failure. Returns what the call returned.
+  template <class Call>
+  auto node_call(const std::string& what, Call&& call, const NodeCallOptions& options = {}) {
+    refuse_if_fenced();
+    std::optional<BusyFlag> busy;
+    if (options.busy != nullptr) busy.emplace(*options.busy);
+    auto result = call();
+    after_wt_call();
+    busy.reset();
+    const int code = wt_code_of(result);
+    if (code != 0 && options.on_failure) options.on_failure();
+    if (code != 0 && options.handle_failure) handle_wt_failure(code, what, options.on_io_error);
+    return result;
+  }
+  // Inside a node call that runs long (a backup's copy loop) or calls back (the engine's commit
+  // observer): drains fired faults; throws sim::Cancelled if the node was fenced meanwhile.
+  void after_wt_call();
   // Records the failure; a panic or fatal I/O error crashes the node (and throws Cancelled).
   void handle_wt_failure(int code, const std::string& what, OnIoError on_io_error = OnIoError::kFatal);
-  // The one way out of a node actor's WiredTiger call that has nothing to undo: after_wt_call(),
-  // then, if the call failed with `wt_code`, handle_wt_failure. True if the call succeeded.
-  bool settle(int wt_code, const std::string& what);
   void pay_disk(sim::Nanos cost_ns);
   void violation(properties::Property property, const std::string& detail);
   // A coverage marker (properties/coverage.h) was reached `times` times.
@@ -164,6 +211,7 @@ class World {
   std::string liveness_pending() const;
   void check_recovered(const char* when);
   void drain_wt_messages();
+  void refuse_if_fenced() const;
   sim::Nanos disk_cost_ns(faults::FsOp op, uint64_t bytes) const;
   bool drain_fired_faults();  // true if an injected I/O error fired
   bool corruption_injected() const;

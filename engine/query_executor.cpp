@@ -1,6 +1,5 @@
-// Reads: find with IDHACK / IXSCAN+FETCH / COLLSCAN plans, yielding every 128 works or 10 virtual
-// ms (locks released, snapshot abandoned, cursor repositioned), explain("executionStats"),
-// and the scans that updates, deletes and index builds use.
+#include "engine/query_executor.h"
+
 #include <wiredtiger.h>
 
 #include <algorithm>
@@ -10,7 +9,6 @@
 #include <set>
 
 #include "sim/planted.h"
-#include "engine/engine.h"
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
 #include "engine/padded_store.h"
@@ -268,9 +266,34 @@ Document stage_json(const QueryPlan& plan, const ScanStats& s, bool with_stats, 
   return root;
 }
 
+// A sort no index provides (SORT stage), then the limit.
+void sort_and_limit(const std::pair<std::string, int>& sort, uint64_t limit, std::vector<Document>* docs) {
+  const auto& [field, dir] = sort;
+  std::stable_sort(docs->begin(), docs->end(), [&](const Document& a, const Document& b) {
+    static const Document kNull = nullptr;
+    const Document* va = get_path(a, field);
+    const Document* vb = get_path(b, field);
+    const int c = compare_values(va ? *va : kNull, vb ? *vb : kNull);
+    return dir < 0 ? c > 0 : c < 0;
+  });
+  if (limit > 0 && docs->size() > limit) docs->resize(limit);
+}
+
+// explain("executionStats") of a finished find.
+Document explain_of(const std::string& ns, const QueryPlan& plan, const ScanStats& s, uint64_t limit, size_t returned,
+                    sim::Nanos elapsed_ns) {
+  return {{"queryPlanner", {{"namespace", ns}, {"winningPlan", stage_json(plan, s, false, limit, 0)}}},
+          {"executionStats",
+           {{"nReturned", returned},
+            {"executionTimeMillis", elapsed_ns / sim::kNsPerMs},
+            {"totalKeysExamined", s.keys_examined},
+            {"totalDocsExamined", s.docs_examined},
+            {"executionStages", stage_json(plan, s, true, limit, returned)}}}};
+}
+
 }  // namespace
 
-int DocumentEngine::matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
+int QueryExecutor::matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
                                      uint64_t limit, std::vector<std::pair<std::string, Document>>* out) {
   const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
   Scan scan(op, coll, plan, filter, Yielder{});
@@ -280,14 +303,14 @@ int DocumentEngine::matching_records(OperationContext& op, const CollectionSpec&
   });
 }
 
-std::vector<std::string> DocumentEngine::target_keys(OperationContext& op, const CollectionSpec& coll,
-                                                     const Document& filter, bool just_one, int* ret, bool user_op) {
+std::vector<std::string> QueryExecutor::target_keys(OperationContext& op, const CollectionSpec& coll,
+                                                    const Document& filter, bool just_one, int* ret, bool user_op) {
   std::vector<std::string> keys;
   const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
   std::optional<HierarchicalLock> lock;
-  lock.emplace(locks_, coll.db(), coll.name(), LockMode::kIS, config_.policy);
-  Yielder y{env_.sim, [&] { lock.reset(); }, [&] { lock.emplace(locks_, coll.db(), coll.name(), LockMode::kIS, config_.policy); },
-            env_.sim->now_ns(), env_.buggify};
+  lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.config.policy);
+  Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.config.policy); },
+            state_.env.sim->now_ns(), state_.env.buggify};
   if ((*ret = op.begin()) != 0) return keys;
   Scan scan(op, coll, plan, filter, y);
   *ret = scan.run([&](const std::string& rkey, const Document&) {
@@ -296,11 +319,10 @@ std::vector<std::string> DocumentEngine::target_keys(OperationContext& op, const
   });
   op.rollback();
   if (user_op) {  // TTL scans do not count as the query executor's (they have metrics.ttl)
-    metrics_.query_executor.scanned += scan.stats().keys_examined;
-    metrics_.query_executor.scanned_objects += scan.stats().docs_examined;
+    state_.metrics.query_executor.scanned += scan.stats().keys_examined;
+    state_.metrics.query_executor.scanned_objects += scan.stats().docs_examined;
   }
-  env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(scan.stats().keys_examined) +
-                config_.cost.cpu_per_doc_ns * static_cast<sim::Nanos>(scan.stats().docs_examined));
+  state_.pay_scan_cost(scan.stats().keys_examined, scan.stats().docs_examined);
   return keys;
 }
 
@@ -313,22 +335,22 @@ std::vector<Document>* planted_result_cache(const std::string& ns, const Documen
 }
 }  // namespace
 
-FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, const FindRequest& req) {
+FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, const FindRequest& req) {
   FindResult result;
-  ++metrics_.opcounters.query;
-  const CollectionSpec* coll = catalog_.find(ns);
+  ++state_.metrics.opcounters.query;
+  const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return result;  // a missing collection reads as empty, as MongoDB
   if (!req.hint.empty() && coll->index(req.hint) == nullptr) {
     result.code = ErrorCode::kBadValue;
     result.error = "hint provided does not correspond to an existing index";
     return result;
   }
-  const sim::Nanos start_ns = env_.sim->now_ns();
+  const sim::Nanos start_ns = state_.env.sim->now_ns();
   const QueryPlan plan = plan_query(*coll, req.filter, req.sort, req.hint);
   std::optional<HierarchicalLock> lock;
-  lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy);
-  Yielder y{env_.sim, [&] { lock.reset(); }, [&] { lock.emplace(locks_, coll->db(), coll->name(), LockMode::kIS, config_.policy); },
-            start_ns, env_.buggify};
+  lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.config.policy);
+  Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.config.policy); },
+            start_ns, state_.env.buggify};
   std::vector<Document>* cached = planted::active(planted::Bug::kFindResultsCached) ? planted_result_cache(ns, req.filter) : nullptr;
   if (cached != nullptr && !cached->empty()) return result.docs = *cached, result;
   if ((result.wt_code = op.begin()) != 0) return result;
@@ -339,38 +361,20 @@ FindResult DocumentEngine::find(OperationContext& op, const std::string& ns, con
     return !early_limit || result.docs.size() < req.limit;
   });
   op.rollback();
-  if (plan.sort_in_memory) {
-    const auto& [field, dir] = *req.sort;
-    std::stable_sort(result.docs.begin(), result.docs.end(), [&, field = field, dir = dir](const Document& a, const Document& b) {
-      static const Document kNull = nullptr;
-      const Document* va = get_path(a, field);
-      const Document* vb = get_path(b, field);
-      const int c = compare_values(va ? *va : kNull, vb ? *vb : kNull);
-      return dir < 0 ? c > 0 : c < 0;
-    });
-    if (req.limit > 0 && result.docs.size() > req.limit) result.docs.resize(req.limit);
-  }
+  if (plan.sort_in_memory) sort_and_limit(*req.sort, req.limit, &result.docs);
   if (cached != nullptr && result.wt_code == 0) *cached = result.docs;
   const ScanStats& s = scan.stats();
-  metrics_.document.returned += result.docs.size();
-  metrics_.query_executor.scanned += s.keys_examined;
-  metrics_.query_executor.scanned_objects += s.docs_examined;
-  env_.cpu->use(config_.cost.cpu_per_key_ns * static_cast<sim::Nanos>(s.keys_examined) +
-                config_.cost.cpu_per_doc_ns * static_cast<sim::Nanos>(s.docs_examined));
-  result.explain = {
-      {"queryPlanner", {{"namespace", ns}, {"winningPlan", stage_json(plan, s, false, req.limit, 0)}}},
-      {"executionStats",
-       {{"nReturned", result.docs.size()},
-        {"executionTimeMillis", (env_.sim->now_ns() - start_ns) / sim::kNsPerMs},
-        {"totalKeysExamined", s.keys_examined},
-        {"totalDocsExamined", s.docs_examined},
-        {"executionStages", stage_json(plan, s, true, req.limit, result.docs.size())}}}};
+  state_.metrics.document.returned += result.docs.size();
+  state_.metrics.query_executor.scanned += s.keys_examined;
+  state_.metrics.query_executor.scanned_objects += s.docs_examined;
+  state_.pay_scan_cost(s.keys_examined, s.docs_examined);
+  result.explain = explain_of(ns, plan, s, req.limit, result.docs.size(), state_.env.sim->now_ns() - start_ns);
   return result;
 }
 
-uint64_t DocumentEngine::count_internal(OperationContext& op, const std::string& ns, const Document& filter, int* ret) {
+uint64_t QueryExecutor::count_internal(OperationContext& op, const std::string& ns, const Document& filter, int* ret) {
   *ret = 0;
-  const CollectionSpec* coll = catalog_.find(ns);
+  const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return 0;
   const QueryPlan plan = plan_query(*coll, filter, std::nullopt, "");
   if ((*ret = op.begin()) != 0) return 0;
@@ -379,13 +383,6 @@ uint64_t DocumentEngine::count_internal(OperationContext& op, const std::string&
   *ret = scan.run([&](const std::string&, const Document&) { return ++n, true; });
   op.rollback();
   return n;
-}
-
-int DocumentEngine::read_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, Document* out) {
-  std::optional<Document> doc;
-  const int ret = fetch(op, coll, rkey, &doc);
-  if (ret == 0 && doc) *out = *doc;
-  return ret != 0 ? ret : (doc ? 0 : WT_NOTFOUND);
 }
 
 }  // namespace wtsim::engine

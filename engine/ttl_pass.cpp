@@ -1,31 +1,25 @@
-// The TTL monitor's pass (MongoDB 3.0 ttl.cpp): which indexes qualify, the bound, and the
-// deletes, which go through the ordinary delete path (oplog entries, locks, write-conflict
-// retries, yields) but count in metrics.ttl instead of opcounters and metrics.document.
+#include "engine/ttl_pass.h"
+
 #include <algorithm>
 #include <cassert>
 #include <limits>
 
-#include "engine/engine.h"
 #include "sim/planted.h"
 #include "engine/index_keys.h"
 #include "engine/update_ops.h"
 
 namespace wtsim::engine {
 
-int64_t DocumentEngine::now_ms() const {
-  return sim::kVirtualEpochSec * 1000 + env_.sim->now_ns() / sim::kNsPerMs;
-}
-
-uint64_t DocumentEngine::delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index,
-                                        int64_t bound_ms, int* ret) {
+uint64_t TtlPass::delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
+                                 int* ret) {
   // Dates only: the lower bound skips nulls, numbers and strings, which sort before dates.
   const Document filter = {{index.fields.front().first,
                             {{"$gte", make_date(std::numeric_limits<int64_t>::min())}, {"$lt", make_date(bound_ms)}}}};
-  std::vector<std::string> keys = target_keys(op, coll, filter, false, ret, /*user_op=*/false);
+  std::vector<std::string> keys = queries_.target_keys(op, coll, filter, false, ret, /*user_op=*/false);
   if (*ret != 0) return 0;
   assert(!op.ttl_tag);
   op.ttl_tag = OperationContext::TtlTag{index.fields.front().first, index.expire_after_seconds->get<double>()};
-  const Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
+  const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                              WriteError*) {
     // Changed since the scan saw it (a refreshed created_at): it stays.
     if (current && !matches(*current, filter) && !planted::active(planted::Bug::kTtlDeleteSkipsRecheck)) *next = current;
@@ -37,24 +31,24 @@ uint64_t DocumentEngine::delete_expired(OperationContext& op, const CollectionSp
   assert(std::count(view_fields.begin(), view_fields.end(), path.substr(0, path.find('.'))) > 0);
   assert(std::count(view_fields.begin(), view_fields.end(), "_id") > 0);
   uint64_t deleted = 0;
-  std::vector<uint64_t> no_tickets;
+  CommitTickets not_durable;
   for (const std::string& rkey : keys) {
     if (planted::active(planted::Bug::kTtlPassStopsEarly) && deleted == 100) break;
-    WriteError error;
-    bool changed = false;
-    *ret = write_one(op, coll, rkey, erase, /*durable=*/false, no_tickets, &error, &changed, &view_fields);
-    if (*ret != 0) break;
-    deleted += changed ? 1 : 0;
+    const WriteOutcome outcome = writes_.write_one(op, {coll, rkey, &view_fields}, erase, not_durable);
+    if ((*ret = outcome.wt_code) != 0) break;
+    assert(outcome.error.code == ErrorCode::kOk);  // a delete has no engine error
+    deleted += outcome.changed ? 1 : 0;
   }
+  assert(not_durable.ids.empty());
   op.ttl_tag.reset();
   return deleted;
 }
 
-TtlPassResult DocumentEngine::ttl_pass(OperationContext& op, bool primary) {
+TtlPassResult TtlPass::run(OperationContext& op, bool primary) {
   TtlPassResult result;
-  ++metrics_.ttl.passes;
+  ++state_.metrics.ttl.passes;
   // Copy the list: deletes may yield, and DDL may change the catalog meanwhile.
-  const std::map<std::string, CollectionSpec> collections = catalog_.collections();
+  const std::map<std::string, CollectionSpec> collections = state_.catalog.collections();
   for (const auto& [ns, coll] : collections) {
     for (const IndexSpec& index : coll.indexes) {
       if (!index.expire_after_seconds || index.fields.size() != 1) continue;  // compound: skipped
@@ -63,10 +57,10 @@ TtlPassResult DocumentEngine::ttl_pass(OperationContext& op, bool primary) {
       if (!primary && !planted::active(planted::Bug::kTtlOnSecondary)) continue;  // a secondary never deletes; it waits for the primary's oplog
       const double expire_s = index.expire_after_seconds->get<double>();
       const double ms_per_unit = planted::active(planted::Bug::kTtlWrongUnits) ? 1.0 : 1000.0;
-      const int64_t bound_ms = now_ms() - static_cast<int64_t>(expire_s * ms_per_unit);
+      const int64_t bound_ms = state_.now_ms() - static_cast<int64_t>(expire_s * ms_per_unit);
       const uint64_t n = delete_expired(op, coll, index, bound_ms, &result.wt_code);
       result.deleted += n;
-      metrics_.ttl.deleted_documents += n;
+      state_.metrics.ttl.deleted_documents += n;
       if (result.wt_code != 0) return result;
     }
   }

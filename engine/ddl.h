@@ -1,0 +1,44 @@
+#pragma once
+// DDL: collections and indexes created and dropped, collMod's expireAfterSeconds, and the
+// catalog loaded at open. Every change is one catalog row committed and flushed before it is
+// acknowledged, under an exclusive collection lock.
+#include <optional>
+#include <string>
+
+#include "engine/engine_state.h"
+#include "engine/operation_context.h"
+#include "engine/query_executor.h"
+#include "engine/write_unit.h"
+
+namespace wtsim::engine {
+
+class Ddl {
+ public:
+  Ddl(EngineState& state, WriteUnit& writes, QueryExecutor& queries) : state_(state), writes_(writes), queries_(queries) {}
+
+  // The catalog as persisted. WiredTiger's code.
+  int load_catalog(OperationContext& op);
+  // Each collection's count and size recounted, and a padded one's allocator rebuilt from its tables.
+  int load_collections(OperationContext& op);
+
+  Status create_collection(OperationContext& op, const std::string& ns, CollectionOptions options = {});
+  // A foreground build: every entry and the catalog row in one transaction.
+  Status create_index(OperationContext& op, const std::string& ns, IndexSpec spec);
+  Status drop_index(OperationContext& op, const std::string& ns, const std::string& name);
+  Status set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
+                          std::optional<Document> expire_after_seconds);
+
+ private:
+  int recount(OperationContext& op, const CollectionSpec& coll);
+  // One catalog row in its own transaction, then a log sync.
+  int save_catalog_durably(OperationContext& op, const CollectionSpec& coll);
+  int commit_catalog_row(OperationContext& op, const CollectionSpec& coll);
+  // The new index's entries for every document, in the open transaction.
+  Status build_index(OperationContext& op, const CollectionSpec& coll, const IndexSpec& spec);
+
+  EngineState& state_;
+  WriteUnit& writes_;
+  QueryExecutor& queries_;
+};
+
+}  // namespace wtsim::engine

@@ -1,0 +1,103 @@
+#pragma once
+// What the document engine's commands take and return, and how it is configured. Shared by the
+// engine's parts (engine/engine_state.h) and its front (engine/engine.h).
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/commit_observer.h"
+#include "engine/cost_model.h"
+#include "engine/document.h"
+#include "engine/lock_manager.h"
+#include "engine/mmap_allocator.h"
+#include "engine/status.h"
+#include "sim/buggify.h"
+#include "sim/scheduler.h"
+#include "sim/sync.h"
+
+namespace wtsim::engine {
+
+struct WriteConcern {
+  bool durable = false;  // j:true
+};
+
+struct WriteError {
+  size_t index = 0;
+  ErrorCode code = ErrorCode::kOk;
+  std::string message;
+};
+
+struct WriteResult {
+  uint64_t n = 0;         // inserted, matched or deleted
+  uint64_t modified = 0;  // updates that changed a document
+  std::vector<Document> upserted_ids;
+  std::vector<WriteError> errors;
+  int wt_code = 0;  // a WiredTiger failure that ended the operation (I/O error, panic)
+  bool ok() const { return errors.empty() && wt_code == 0; }
+};
+
+struct FindRequest {
+  Document filter = Document::object();
+  std::optional<std::pair<std::string, int>> sort;  // field, direction
+  uint64_t limit = 0;                               // 0: none
+  std::string hint;                                 // index name, or "" to let the planner pick
+};
+
+struct FindResult {
+  std::vector<Document> docs;
+  Document explain;  // explain("executionStats") form
+  int wt_code = 0;
+  ErrorCode code = ErrorCode::kOk;
+  std::string error;
+};
+
+struct ValidateResult {
+  bool valid = true;
+  uint64_t records = 0;
+  uint64_t index_entries = 0;
+  std::vector<std::string> errors;  // first few
+};
+
+struct TtlPassResult {
+  uint64_t indexes = 0;  // TTL indexes visited
+  uint64_t deleted = 0;
+  int wt_code = 0;
+};
+
+struct CollectionOptions {
+  uint64_t capped_max_docs = 0;
+  bool padded = false;  // the MMAPv1-style record store (collection-level locking, moves)
+  bool power_of_2_sizes = false;
+  bool no_padding = false;
+};
+
+// A padded collection's layout as persisted in its tables, and as the allocator holds it in memory.
+struct PaddedLayout {
+  std::vector<uint64_t> extents;
+  std::vector<Region> records, free;
+  double padding_factor = 1.0;
+  std::vector<Region> memory_free;  // the allocator's in-memory free list
+  std::vector<uint64_t> memory_extents;
+  double memory_padding_factor = 1.0;
+};
+
+struct EngineConfig {
+  LockPolicy policy = LockPolicy::kDocument;
+  CostModel cost;
+  uint64_t oplog_max_entries = 100'000;
+  bool oplog = true;
+};
+
+struct EngineEnv {
+  sim::Simulator* sim = nullptr;
+  sim::Resource* cpu = nullptr;
+  // Disk time is paid inside WiredTiger's file-system calls (faults/sim_file_system.h), not here.
+  std::function<uint64_t(const std::string& file)> file_bytes;  // real sizes on the simulated disk
+  CommitObserver* observer = nullptr;
+  sim::Buggify* buggify = nullptr;  // rare-but-legal switches (sim/buggify.h); null outside simulation
+};
+
+}  // namespace wtsim::engine

@@ -1,0 +1,89 @@
+#include "engine/oplog.h"
+
+#include <wiredtiger.h>
+
+#include <cassert>
+
+#include "engine/bson.h"
+#include "engine/wt_schema.h"
+#include "sim/planted.h"
+
+namespace wtsim::engine {
+
+int Oplog::open(OperationContext& op) {
+  if (!config_.oplog) return 0;
+  int ret = create_table(op.session(), kUri, "key_format=q,value_format=u");
+  if (ret != 0) return ret;
+  WT_CURSOR* c = op.cursor(kUri, &ret);
+  if (c == nullptr) return ret;
+  if ((ret = c->prev(c)) == 0) {
+    int64_t last = 0;
+    c->get_key(c, &last);
+    next_ts_ = static_cast<uint64_t>(last) + 1;
+  }
+  if (ret == 0 && (ret = c->next(c)) == 0) {
+    int64_t first = 0;
+    c->get_key(c, &first);
+    first_ts_ = static_cast<uint64_t>(first);
+  }
+  assert(ret != 0 || first_ts_ < next_ts_);
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+// The entry {ns, o, op, ts} (nlohmann's key order), built around the document's own bytes.
+int Oplog::append(OperationContext& op, const CollectionSpec& coll, const Document* id,
+                  const std::vector<uint8_t>* after_bson) {
+  assert(after_bson != nullptr || id != nullptr);
+  if (!config_.oplog) return 0;
+  if (op.ttl_tag && planted::active(planted::Bug::kTtlDeleteSkipsOplog)) return 0;
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(kUri, &ret);
+  if (c == nullptr) return ret;
+  const int64_t ts = static_cast<int64_t>(next_ts_++);
+  std::vector<uint8_t> deleted;
+  if (after_bson == nullptr) deleted = to_bson(Document{{"_id", *id}});
+  const std::vector<uint8_t>& o = after_bson != nullptr ? *after_bson : deleted;
+  BsonBuilder entry;
+  entry.add_string("ns", coll.ns);
+  entry.add_document("o", o.data(), o.size());
+  entry.add_string("op", after_bson != nullptr ? "u" : "d");
+  entry.add_int("ts", ts);
+  const std::vector<uint8_t> bson = std::move(entry).finish();
+  WT_ITEM value{};
+  value.data = bson.data();
+  value.size = bson.size();
+  c->set_key(c, ts);
+  c->set_value(c, &value);
+  return c->insert(c);
+}
+
+// A range truncate, as MongoDB's oplog truncation does: one positioning, then a walk (keys need
+// not exist: an aborted writer leaves a hole), and no per-entry cursor remove calls.
+int Oplog::trim(OperationContext& op) {
+  if (!config_.oplog || next_ts_ - first_ts_ <= config_.oplog_max_entries) return 0;
+  const uint64_t keep_from = next_ts_ - config_.oplog_max_entries;
+  assert(keep_from > first_ts_);
+  WT_SESSION* s = op.session();
+  WT_CURSOR* start = nullptr;
+  WT_CURSOR* stop = nullptr;
+  int ret = s->open_cursor(s, kUri, nullptr, nullptr, &start);
+  if (ret == 0) ret = s->open_cursor(s, kUri, nullptr, nullptr, &stop);
+  if (ret == 0) ret = op.begin();
+  if (ret == 0) {
+    start->set_key(start, static_cast<int64_t>(first_ts_));
+    stop->set_key(stop, static_cast<int64_t>(keep_from - 1));
+    ret = s->truncate(s, nullptr, start, stop, nullptr);
+    if (ret == 0) {
+      ret = op.commit();
+    } else {
+      op.rollback();
+    }
+  }
+  if (stop != nullptr) stop->close(stop);
+  if (start != nullptr) start->close(start);
+  if (ret != 0) return ret == WT_ROLLBACK ? 0 : ret;  // a conflict: the next round trims
+  first_ts_ = keep_from;
+  return 0;
+}
+
+}  // namespace wtsim::engine

@@ -1,0 +1,197 @@
+// The write commands (insert, update, delete): each plans its targets with the query executor,
+// writes every document in its own unit of work (engine/write_unit.h), reports per-document
+// errors as MongoDB does, and, for j:true, waits for one journal flush at its end.
+#include <wiredtiger.h>
+
+#include <algorithm>
+#include <cassert>
+
+#include "engine/engine.h"
+#include "engine/key_string.h"
+#include "engine/update_ops.h"
+
+namespace wtsim::engine {
+
+const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op, const std::string& ns, WriteResult* result) {
+  if (state_.catalog.find(ns) != nullptr) return state_.catalog.find(ns);
+  const Status created = create_collection(op, ns);  // implicit, as MongoDB
+  if (created.code != ErrorCode::kOk) result->errors.push_back({0, created.code, "cannot create " + ns});
+  result->wt_code = created.wt_code;
+  assert(created.ok() == (state_.catalog.find(ns) != nullptr));
+  return created.ok() ? state_.catalog.find(ns) : nullptr;
+}
+
+void DocumentEngine::finish(OperationContext& op, const CommitTickets& tickets, WriteResult* result) {
+  const int flushed = writes_.finish_durable(op, tickets);
+  if (result->wt_code == 0) result->wt_code = flushed;
+}
+
+WriteOutcome DocumentEngine::insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc,
+                                        CommitTickets& tickets) {
+  const WriteUnit::Mutation insert = [&doc](const std::optional<Document>& current, std::optional<Document>* next,
+                                            int64_t*, WriteError* err) {
+    if (current) {
+      err->code = ErrorCode::kDuplicateKey;
+      err->message = "E11000 duplicate key error index: _id_ dup key: " + doc["_id"].dump();
+      return 0;
+    }
+    *next = doc;
+    return 0;
+  };
+  const std::string rkey = coll.padded ? std::string() : record_key(doc["_id"]);
+  return writes_.write_one(op, {coll, rkey}, insert, tickets);
+}
+
+bool DocumentEngine::insert_one_by_one(OperationContext& op, const CollectionSpec& coll, std::vector<Document>& docs,
+                                       size_t start, size_t stop, bool ordered, CommitTickets& tickets,
+                                       WriteResult* result) {
+  assert(start < stop && stop <= docs.size());
+  for (size_t i = start; i < stop; ++i) {
+    ++state_.metrics.opcounters.insert;
+    WriteError error;
+    if (!docs[i].is_object()) {
+      error = {i, ErrorCode::kBadValue, "a document must be an object"};
+    } else {
+      const WriteOutcome outcome = insert_one(op, coll, docs[i], tickets);
+      if ((result->wt_code = outcome.wt_code) != 0) return true;  // the caller stops on wt_code
+      error = outcome.error;
+    }
+    if (error.code != ErrorCode::kOk) {
+      error.index = i;
+      result->errors.push_back(error);
+      if (ordered) return false;
+      continue;
+    }
+    ++result->n;
+    ++state_.metrics.document.inserted;
+  }
+  return true;
+}
+
+void DocumentEngine::insert_in_groups(OperationContext& op, const CollectionSpec& coll, std::vector<Document>& docs,
+                                      bool ordered, CommitTickets& tickets, WriteResult* result) {
+  for (size_t start = 0; start < docs.size() && result->wt_code == 0;) {
+    // Up to kInsertGroupMax well-formed documents in one unit of work, as MongoDB 3.6+ does.
+    std::vector<Document*> group;
+    size_t end = start;
+    const size_t group_max = sim::buggify(state_.env.buggify, "insert_group_of_two") ? 2 : kInsertGroupMax;
+    for (; end < docs.size() && group.size() < group_max && docs[end].is_object(); ++end) {
+      if (!docs[end].contains("_id")) docs[end]["_id"] = "oid" + std::to_string(state_.next_object_id++);
+      group.push_back(&docs[end]);
+    }
+    bool fallback = group.size() < 2 || coll.padded;  // MMAPv1 inserts one at a time
+    if (!fallback) result->wt_code = writes_.insert_group(op, coll, group, tickets, &fallback);
+    if (result->wt_code != 0) return;
+    if (!fallback) {
+      state_.metrics.opcounters.insert += group.size();
+      state_.metrics.document.inserted += group.size();
+      result->n += group.size();
+      start = end;
+      continue;
+    }
+    // One at a time: errors are reported per document; ordered stops at the first.
+    const size_t stop = std::max(end, start + 1);
+    if (!insert_one_by_one(op, coll, docs, start, stop, ordered, tickets, result)) return;
+    start = stop;
+  }
+}
+
+WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string& ns, std::vector<Document> docs,
+                                        WriteConcern wc, bool ordered) {
+  WriteResult result;
+  const CollectionSpec* coll = collection_for_write(op, ns, &result);
+  if (coll == nullptr) return result;
+  CommitTickets tickets{wc.durable, {}};
+  insert_in_groups(op, *coll, docs, ordered, tickets, &result);
+  finish(op, tickets, &result);
+  return result;
+}
+
+void DocumentEngine::upsert(OperationContext& op, const CollectionSpec& coll, const Document& filter,
+                            const Document& update, CommitTickets& tickets, WriteResult* result) {
+  Document doc = upsert_seed(filter);
+  int64_t inc = 0;
+  const std::string message = apply_update(doc, update, &inc);
+  if (!message.empty()) {
+    result->errors.push_back({0, ErrorCode::kBadValue, message});
+    return;
+  }
+  if (!doc.contains("_id")) doc["_id"] = "oid" + std::to_string(state_.next_object_id++);
+  const WriteUnit::Mutation insert = [&](const std::optional<Document>& current, std::optional<Document>* next,
+                                         int64_t* inc_total, WriteError* error) {
+    if (current) {
+      error->code = ErrorCode::kDuplicateKey;
+      error->message = "E11000 duplicate key error (upsert raced an insert)";
+      return 0;
+    }
+    *next = doc;
+    *inc_total = inc;
+    return 0;
+  };
+  const std::string rkey = coll.padded ? std::string() : record_key(doc["_id"]);
+  const WriteOutcome outcome = writes_.write_one(op, {coll, rkey}, insert, tickets);
+  result->wt_code = outcome.wt_code;
+  if (outcome.error.code != ErrorCode::kOk) result->errors.push_back(outcome.error);
+  if (outcome.wt_code == 0 && outcome.error.code == ErrorCode::kOk) result->upserted_ids.push_back(doc["_id"]);
+}
+
+WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, const Document& filter,
+                                   const Document& update, bool upsert, bool multi, WriteConcern wc) {
+  WriteResult result;
+  ++state_.metrics.opcounters.update;
+  const CollectionSpec* coll = collection_for_write(op, ns, &result);
+  if (coll == nullptr) return result;
+  CommitTickets tickets{wc.durable, {}};
+  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, !multi, &result.wt_code);
+  if (result.wt_code != 0) return result;
+  const WriteUnit::Mutation modify = [&](const std::optional<Document>& current, std::optional<Document>* next,
+                                         int64_t* inc, WriteError* error) {
+    if (!current || !matches(*current, filter)) return 0;  // gone or changed since the plan saw it
+    Document doc = *current;
+    error->message = apply_update(doc, update, inc);
+    if (!error->message.empty()) error->code = ErrorCode::kBadValue;
+    *next = doc;
+    return 0;
+  };
+  for (const std::string& rkey : keys) {
+    const WriteOutcome outcome = writes_.write_one(op, {*coll, rkey}, modify, tickets);
+    if ((result.wt_code = outcome.wt_code) != 0) break;
+    if (outcome.error.code != ErrorCode::kOk) {
+      result.errors.push_back(outcome.error);
+      break;
+    }
+    ++result.n;
+    ++state_.metrics.document.updated;
+    if (outcome.changed) ++result.modified;
+  }
+  if (keys.empty() && upsert && result.wt_code == 0) this->upsert(op, *coll, filter, update, tickets, &result);
+  finish(op, tickets, &result);
+  return result;
+}
+
+WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, const Document& filter, bool just_one,
+                                   WriteConcern wc, bool count_as_user_op) {
+  WriteResult result;
+  if (count_as_user_op) ++state_.metrics.opcounters.remove;
+  const CollectionSpec* coll = state_.catalog.find(ns);
+  if (coll == nullptr) return result;
+  CommitTickets tickets{wc.durable, {}};
+  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, just_one, &result.wt_code);
+  if (result.wt_code != 0) return result;
+  const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
+                                        WriteError*) {
+    if (current && !matches(*current, filter)) *next = current;  // changed since the plan saw it
+    return 0;
+  };
+  for (const std::string& rkey : keys) {
+    const WriteOutcome outcome = writes_.write_one(op, {*coll, rkey}, erase, tickets);
+    if ((result.wt_code = outcome.wt_code) != 0) break;
+    if (!outcome.changed) continue;
+    ++result.n;
+    if (count_as_user_op) ++state_.metrics.document.deleted;
+  }
+  finish(op, tickets, &result);
+  return result;
+}
+
+}  // namespace wtsim::engine
