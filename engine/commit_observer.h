@@ -21,8 +21,10 @@ struct DocWrite {
   const Document* pre_image = nullptr;   // the document before the write, if it existed
   // A TTL monitor delete: the indexed field and the index's expireAfterSeconds as stored (the
   // checker derives the bound itself, from the time of the delete: never trust the engine's).
-  std::string_view ttl_field;
+  std::string_view ttl_field{};
   double ttl_expire_after_s = 0;
+  std::string_view ttl_index{};  // for the trace: the index and the bound the engine used
+  int64_t ttl_bound_ms = 0;
 };
 
 class CommitObserver {

@@ -34,6 +34,8 @@ class OperationContext {
   struct TtlTag {
     std::string field;
     double expire_after_s = 0;
+    std::string index;     // the TTL index's name
+    int64_t bound_ms = 0;  // the pass's bound: documents whose Date is below it expire
   };
   std::optional<TtlTag> ttl_tag;
 

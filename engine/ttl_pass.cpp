@@ -18,7 +18,7 @@ uint64_t TtlPass::delete_expired(OperationContext& op, const CollectionSpec& col
   std::vector<std::string> keys = queries_.target_keys(op, coll, filter, false, ret, /*user_op=*/false);
   if (*ret != 0) return 0;
   assert(!op.ttl_tag);
-  op.ttl_tag = OperationContext::TtlTag{index.fields.front().first, index.expire_after_seconds->get<double>()};
+  op.ttl_tag = OperationContext::TtlTag{index.fields.front().first, index.expire_after_seconds->get<double>(), index.name, bound_ms};
   const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                              WriteError*) {
     // Changed since the scan saw it (a refreshed created_at): it stays.

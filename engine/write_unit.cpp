@@ -170,11 +170,17 @@ int WriteUnit::stage(OperationContext& op, const WriteTarget& target, const Muta
 int WriteUnit::commit_attempt(OperationContext& op, const WriteTarget& target, Attempt& a, CommitTickets& tickets) {
   const CollectionSpec& coll = target.coll;
   const Document& image = a.next ? *a.next : *a.current;
-  DocWrite write{coll.ns, &image.at("_id"), a.next_doc(), a.next ? view_of(a.bytes.next) : std::string_view(),
-                 a.inc_total, a.current_doc(), {}, 0};
+  DocWrite write{.ns = coll.ns,
+                 .id = &image.at("_id"),
+                 .post_image = a.next_doc(),
+                 .post_bson = a.next ? view_of(a.bytes.next) : std::string_view(),
+                 .inc_total = a.inc_total,
+                 .pre_image = a.current_doc()};
   if (op.ttl_tag) {
     write.ttl_field = op.ttl_tag->field;
     write.ttl_expire_after_s = op.ttl_tag->expire_after_s;
+    write.ttl_index = op.ttl_tag->index;
+    write.ttl_bound_ms = op.ttl_tag->bound_ms;
   }
   CommitObserver* observer = state_.env.observer;
   MmapAllocator* alloc = coll.padded ? &state_.allocator(coll) : nullptr;
@@ -272,7 +278,7 @@ int WriteUnit::insert_group_attempt(OperationContext& op, const CollectionSpec& 
     encoded[i].next = to_bson(doc);
     ret = stage_group_member(op, coll, doc, encoded[i], fallback);
     bytes += encoded[i].next.size();
-    writes.push_back(DocWrite{coll.ns, &doc.at("_id"), &doc, view_of(encoded[i].next), 0, nullptr, {}, 0});
+    writes.push_back(DocWrite{.ns = coll.ns, .id = &doc.at("_id"), .post_image = &doc, .post_bson = view_of(encoded[i].next)});
   }
   if (ret == 0 && !*fallback) pay_write_cost(bytes, group.size());
   if (ret != 0 || *fallback) {

@@ -225,6 +225,8 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
     }
   }
   if (!alternatives.empty()) differ = expected_at_cut(extra);  // the overlay of the set kept
+  std::set<uint64_t> applied = seen_commits;  // not yet filtered to the unacknowledged
+  applied.insert(extra.begin(), extra.end());
   std::vector<Mismatch> at_lower_cut;
   for (const std::string& key : differ) {
     if (at_lower_cut.size() == kMaxMismatchesReported) break;
@@ -246,6 +248,7 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
       size_t worse = 0;
       for (const KvWrite& w : r.writes) worse += differs_after(w) && differ.count(w.key) == 0 ? 1 : 0;
       if (worse > 0) continue;
+      applied.insert(r.seq);
     }
     for (const KvWrite& w : r.writes) {
       overlay[w.key] = w.value;
@@ -267,7 +270,9 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
   out.cut = cut;
   for (const CommitRecord& r : history_) {
     if (r.seq > cut && r.fate == CommitFate::kAcked) ++out.lost_acked;
+    if (r.seq <= cut && r.fate != CommitFate::kAcked && applied.count(r.seq) != 0) out.in_doubt_applied.push_back(r.seq);
   }
+  assert(std::is_sorted(out.in_doubt_applied.begin(), out.in_doubt_applied.end()));
   // The cut never falls below the durable point nor past the last commit, and what it loses is
   // never an acknowledged durable commit.
   assert(out.cut >= std::max(durable_point_, base_seq_) && out.cut < next_seq_);
@@ -281,6 +286,18 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
                   "; " + std::to_string(std::max(differ.size(), phantoms.size())) + " keys differ)";
   }
   return out;
+}
+
+Value KvModel::latest(const std::string& key) const {
+  if (auto it = writes_by_key_.find(key); it != writes_by_key_.end() && !it->second.empty()) {
+    const CommitRecord& r = record(it->second.back());
+    for (auto w = r.writes.rbegin(); w != r.writes.rend(); ++w) {
+      if (w->key == key) return w->value;
+    }
+    assert(false && "writes_by_key_ names a commit that wrote the key");
+  }
+  const std::string* v = find(base_, key);
+  return v != nullptr ? Value{*v} : Value{};
 }
 
 Value KvModel::expected_value(const std::map<std::string, Value>& overlay, const std::string& key) const {

@@ -54,6 +54,9 @@ struct RecoveryCheck {
   uint64_t durable_point = 0;      // D
   uint64_t lost_acked = 0;         // acked commits above C (allowed only if non-durable)
   std::vector<Mismatch> mismatches;  // first few, key order
+  // The commits not acknowledged that the state at `cut` includes, ascending: with every
+  // acknowledged commit at or below the cut, they rebuild the state (the trace's history).
+  std::vector<uint64_t> in_doubt_applied;
   std::string summary;             // one line for the trace when !ok
 };
 
@@ -67,6 +70,9 @@ class KvModel {
   static std::string make_value(uint64_t id, size_t bytes);
 
   uint64_t begin_commit(std::vector<KvWrite> writes, bool durable);
+  // The key's value after every commit begun so far (in doubt ones included): what the next
+  // commit overwrites, in the model's (commit) order.
+  Value latest(const std::string& key) const;
   void ack(uint64_t seq);
   void in_doubt(uint64_t seq);
   // Rolled back before commit was asked for: must never appear.

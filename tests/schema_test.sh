@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # traces.schema: a real trace of every scenario in scenarios/ (seed 1; long ones shortened with
 # --set), plus a crashing run and the manual-delete TTL mode, validates against
-# traces/schema/trace-v1.schema.json; broken copies are rejected (tests/trace_schema_check.py).
+# traces/schema/trace-v2.schema.json; broken copies are rejected (tests/trace_schema_check.py).
 # Usage: schema_test.sh WTSIM SOURCE_DIR
 set -euo pipefail
 wtsim=$1
@@ -42,4 +42,4 @@ run unsurvivable "$src/tests/regressions/sticky_log_read_error_at_recovery_seed1
 read -ra sets <<<"$(overrides_for ttl_vs_manual_delete)"
 run ttl_manual "$src/scenarios/ttl_vs_manual_delete.json" 1 "${sets[@]}" --set ttl.mode=manual
 
-"$py" "$src/tests/trace_schema_check.py" "$src/traces/schema/trace-v1.schema.json" "$work"/*.json
+"$py" "$src/tests/trace_schema_check.py" "$src/traces/schema/trace-v2.schema.json" "$work"/*.json

@@ -1,4 +1,4 @@
-"""Validates wtsim traces against traces/schema/trace-v1.schema.json, then checks that broken
+"""Validates wtsim traces against traces/schema/trace-v2.schema.json, then checks that broken
 copies of them are rejected (so that the schema is not vacuous).
 
 Usage: trace_schema_check.py SCHEMA TRACE...   (exit 0: all valid and all breakages caught)
@@ -47,14 +47,17 @@ def breakages(by_kind):
     return [
         ("no trace_hash", edit("commit", lambda d: d.pop("trace_hash"))),
         ("unknown top-level field", edit("commit", lambda d: d.update(extra=1))),
-        ("format version 2", edit("commit", lambda d: d.update(version=2))),
+        ("format version 1", edit("commit", lambda d: d.update(version=1))),
         ("negative t_us", edit("commit", set_(lambda d: d["events"][0], ("t_us", -1)))),
         ("event without actor", edit("commit", lambda d: d["events"][0].pop("actor"))),
         ("commit seq as a string", edit("commit", set_(lambda d: first_event(d, "commit")["details"], ("seq", "7")))),
         ("sample from another actor", edit("sample", set_(lambda d: first_event(d, "sample"), ("actor", "writer-0.g1")))),
         ("opcounter not a count", edit("sample", lambda d: first_event(d, "sample")["details"]["serverStatus"]["opcounters"].update(insert=-3))),
         ("unknown crash mode", edit("crash", set_(lambda d: first_event(d, "crash")["details"], ("mode", "meteor")))),
-        ("ttl_pass without took_ms", edit("ttl_pass", lambda d: first_event(d, "ttl_pass")["details"].pop("took_ms"))),
+        ("ttl_pass without took_us", edit("ttl_pass", lambda d: first_event(d, "ttl_pass")["details"].pop("took_us"))),
+        ("commit without writes", edit("commit", lambda d: first_event(d, "commit")["details"].pop("writes"))),
+        ("complete with an unknown fate", edit("complete", set_(lambda d: first_event(d, "complete")["details"], ("fate", "maybe")))),
+        ("recovery_check without its digest", edit("recovery_check", lambda d: first_event(d, "recovery_check")["details"].pop("state_digest"))),
         ("verdict ok with violations", edit("violation", set_(lambda d: d["verdict"], ("ok", True)))),
         ("fault without a trigger", edit("commit", lambda d: d["header"]["fault_plan"].append({"kind": "crash", "mode": "torn_prefix"}))),
         ("header without seed", edit("commit", lambda d: d["header"].pop("seed"))),

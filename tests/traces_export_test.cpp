@@ -146,7 +146,7 @@ TEST(PerfettoExport, TtlPassesAreSpansEndingAtTheirEvent) {
   }
   ASSERT_EQ(spans.size(), passes.size());
   for (size_t k = 0; k < spans.size(); ++k) {
-    const uint64_t took_us = passes[k]["details"]["took_ms"].get<uint64_t>() * 1000;
+    const uint64_t took_us = passes[k]["details"]["took_us"].get<uint64_t>();
     EXPECT_GT(took_us, 0u);
     EXPECT_EQ(spans[k]["dur"].get<uint64_t>(), took_us);
     EXPECT_EQ(spans[k]["ts"].get<uint64_t>() + took_us, passes[k]["t_us"].get<uint64_t>());

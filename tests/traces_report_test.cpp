@@ -37,7 +37,7 @@ nlohmann::json big_trace(uint64_t commits) {
   Trace t(header());
   for (uint64_t k = 0; k < commits; ++k) {
     const sim::Nanos at_ns = static_cast<sim::Nanos>(k) * 10 * sim::kNsPerUs;
-    t.event(at_ns, "writer-" + std::to_string(k % 4) + ".g1", "commit", {{"seq", k + 1}, {"keys", {"k"}}, {"durable", true}});
+    t.event(at_ns, "writer-" + std::to_string(k % 4) + ".g1", "commit", {{"seq", k + 1}, {"writes", {{"k", "0123456789abcdef", nullptr}}}, {"durable", true}, {"fate", "ok"}});
     if (k % 10 == 0) t.event(at_ns, "wiredtiger", "message", {{"text", "checkpoint progress " + std::to_string(k)}});
     if (k % 40 == 0) t.event(at_ns, "metrics", "sample", sample(k / 40));
     if (k % 50'000 == 49'999) t.event(at_ns, "faults", "crash", {{"cause", "test"}, {"mode", "torn_prefix"}, {"generation", 1}});

@@ -383,7 +383,7 @@ TEST(Trace, WrittenTracesReadBackAndTamperingIsDetected) {
     traces::validate_trace(doc);
     ADD_FAILURE() << "a newer version was accepted";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "/version: trace format version 99 is newer than this tool reads (1)");
+    EXPECT_EQ(std::string(e.what()), "/version: trace format version 99 is newer than this tool reads (2)");
   }
   // A truncated file names the file and says it is not valid JSON.
   std::string text;

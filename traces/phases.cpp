@@ -16,8 +16,8 @@ uint64_t u64_at(const nlohmann::json& details, const char* key) {
 
 // Events emitted when an operation ends, with how long it took.
 std::optional<uint64_t> took_us(const std::string& kind, const nlohmann::json& details) {
-  if (kind == "query") return u64_at(details, "took_us");
-  if (kind == "ttl_pass" || kind == "delete_job" || kind == "index_built") return u64_at(details, "took_ms") * 1000;
+  if (kind == "query" || kind == "ttl_pass") return u64_at(details, "took_us");
+  if (kind == "delete_job" || kind == "index_built") return u64_at(details, "took_ms") * 1000;
   return std::nullopt;
 }
 

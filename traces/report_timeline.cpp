@@ -24,7 +24,9 @@ class Lanes {
   std::vector<std::string> names_;
 };
 
-bool on_timeline(const std::string& kind) { return kind != "commit" && kind != "sample"; }
+bool on_timeline(const std::string& kind) {
+  return kind != "commit" && kind != "complete" && kind != "flush_start" && kind != "flush_end" && kind != "sample";
+}
 
 std::string title(const nlohmann::json& e, size_t chars) {
   std::string t = e["kind"].get<std::string>() + " (" + e["actor"].get<std::string>() + ", event " + e["i"].dump() + ")";

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "sim/json_reader.h"
 #include "sim/random.h"
 
 namespace wtsim::traces {
@@ -19,6 +20,18 @@ std::string canonical(const nlohmann::json& j) {
 }
 
 }  // namespace
+
+void check_format_version(uint64_t version) {
+  const std::string v = std::to_string(version), ours = std::to_string(kFormatVersion);
+  if (version > static_cast<uint64_t>(kFormatVersion)) {
+    throw sim::JsonError("/version", "trace format version " + v + " is newer than this tool reads (" + ours + ")");
+  }
+  if (version < static_cast<uint64_t>(kFormatVersion)) {
+    throw sim::JsonError("/version", "trace format version " + v + " is older than this tool reads (" + ours +
+                                         "): it has no history of invocations and fates; run its header's scenario "
+                                         "and seed again to get a version " + ours + " trace");
+  }
+}
 
 bool has_unhashed_part(const nlohmann::json& event) {
   return event.contains("details") && event["details"].is_object() && event["details"].contains("measured");
@@ -70,8 +83,26 @@ void Trace::stream_to(EventSink* sink) {
   sink_->header(header_);
 }
 
-uint64_t Trace::event(sim::Nanos at_ns, const std::string& actor, const std::string& kind,
-                      nlohmann::json details) {
+void Trace::hold(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details) {
+  release_held();
+  held_ = Held{at_ns, actor, kind, std::move(details)};
+}
+
+void Trace::release_held() {
+  if (!held_) return;
+  Held h = std::move(*held_);
+  held_.reset();
+  append(h.at_ns, h.actor, h.kind, std::move(h.details));
+  assert(!held_);
+}
+
+uint64_t Trace::event(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details) {
+  release_held();
+  return append(at_ns, actor, kind, std::move(details));
+}
+
+uint64_t Trace::append(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details) {
+  assert(!held_);
   const uint64_t index = event_count();
   if (sink_ == nullptr && events_.size() >= kMaxEvents) {
     ++dropped_;
@@ -91,6 +122,7 @@ uint64_t Trace::event(sim::Nanos at_ns, const std::string& actor, const std::str
 
 nlohmann::json Trace::to_json() const {
   assert(!streaming());
+  assert(!held_ && "set_verdict writes the held event");
   nlohmann::json j;
   j["format"] = kFormatName;
   j["version"] = kFormatVersion;
@@ -103,6 +135,7 @@ nlohmann::json Trace::to_json() const {
 }
 
 std::string Trace::hash() const {
+  assert(!held_ && "set_verdict writes the held event");
   if (streaming()) return stream_hash_->finish(verdict_, 0);
   TraceHasher h(header_);
   for (const auto& e : events_) h.event(e);
@@ -116,13 +149,31 @@ std::string Trace::compute_hash(const nlohmann::json& header, const nlohmann::js
   return h.finish(verdict, dropped);
 }
 
+// The same document as to_json(), laid out for reading and for size: header and verdict
+// indented, one event per line (compact), in to_json()'s key order.
+void Trace::write_document(std::ostream& out) const {
+  const auto pretty = [](const nlohmann::json& j) {
+    std::string s = j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+    for (size_t at = s.find('\n'); at != std::string::npos; at = s.find('\n', at + 2)) s.insert(at + 1, " ");
+    return s;
+  };
+  out << "{\n \"dropped_events\": " << dropped_ << ",\n \"events\": [";
+  for (size_t i = 0; i < events_.size(); ++i) {
+    out << (i == 0 ? "\n  " : ",\n  ") << canonical(events_[i]);
+  }
+  out << (events_.empty() ? "],\n" : "\n ],\n");
+  out << " \"format\": \"" << kFormatName << "\",\n \"header\": " << pretty(header_) << ",\n";
+  out << " \"trace_hash\": \"" << hash() << "\",\n \"verdict\": " << pretty(verdict_) << ",\n";
+  out << " \"version\": " << kFormatVersion << "\n}\n";
+}
+
 void Trace::write(const std::string& path) const {
   assert(!streaming());
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error(path + ": cannot open for writing");
-    out << to_json().dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    write_document(out);
     if (!out.flush()) throw std::runtime_error(path + ": write failed");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {

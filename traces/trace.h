@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <ostream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,7 +20,10 @@
 namespace wtsim::traces {
 
 constexpr const char* kFormatName = "wtsim-trace";
-constexpr int kFormatVersion = 1;
+// 2: the history (commit invocations and completions, flushes, recovered-state digests).
+constexpr int kFormatVersion = 2;
+// Throws sim::JsonError at /version unless this tool reads `version` (exactly kFormatVersion).
+void check_format_version(uint64_t version);
 
 // The trace hash, computed incrementally: FNV-1a over the header's serialisation, then each event's
 // (its "measured" values aside), then the verdict's and the dropped-event count. The same chain
@@ -75,14 +79,25 @@ class Trace {
   // Appends an event and returns its index.
   uint64_t event(sim::Nanos at_ns, const std::string& actor, const std::string& kind,
                  nlohmann::json details = nlohmann::json::object());
-  void set_verdict(nlohmann::json verdict) { verdict_ = std::move(verdict); }
+  // Holds an event back so that its writer may still complete it in place (a commit whose
+  // completion comes before any other event is one event: README, "Checking a trace yourself").
+  // It is written, with the index it would have had, before the next event or by set_verdict.
+  void hold(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details);
+  // The held event's kind and details, or nullptr when nothing is held.
+  nlohmann::json* held_details() { return held_ ? &held_->details : nullptr; }
+  const std::string* held_kind() const { return held_ ? &held_->kind : nullptr; }
+  void release_held();
+  void set_verdict(nlohmann::json verdict) {
+    release_held();
+    verdict_ = std::move(verdict);
+  }
   const nlohmann::json& verdict() const { return verdict_; }
 
   const nlohmann::json& header() const { return header_; }
   nlohmann::json& mutable_header() { return header_; }
   const std::vector<nlohmann::json>& events() const { return events_; }  // empty when streaming
   uint64_t dropped_events() const { return dropped_; }
-  uint64_t event_count() const { return events_.size() + dropped_ + streamed_; }
+  uint64_t event_count() const { return events_.size() + dropped_ + streamed_ + (held_ ? 1 : 0); }
 
   // Streaming mode: from now on every event goes to `sink` (which must outlive the trace) and is
   // not kept, so kMaxEvents does not apply. Call before the first event, with the header final.
@@ -98,8 +113,17 @@ class Trace {
   // Writes to `path` via a temporary file and rename, so a failed write never leaves half a
   // trace. Throws std::runtime_error naming the path. Not in streaming mode.
   void write(const std::string& path) const;
+  void write_document(std::ostream& out) const;
 
  private:
+  struct Held {
+    sim::Nanos at_ns;
+    std::string actor, kind;
+    nlohmann::json details;
+  };
+  uint64_t append(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details);
+
+  std::optional<Held> held_;
   nlohmann::json header_;
   std::vector<nlohmann::json> events_;
   nlohmann::json verdict_ = nlohmann::json::object();

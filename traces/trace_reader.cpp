@@ -23,12 +23,7 @@ void validate_trace(const nlohmann::json& doc) {
   sim::ObjectReader r(doc, "");
   const std::string format = r.string("format");
   if (format != kFormatName) throw sim::JsonError("/format", "not a wtsim trace (\"" + format + "\")");
-  const uint64_t version = sim::as_u64(r.required("version"), "/version");
-  if (version > static_cast<uint64_t>(kFormatVersion)) {
-    throw sim::JsonError("/version", "trace format version " + std::to_string(version) +
-                                         " is newer than this tool reads (" +
-                                         std::to_string(kFormatVersion) + ")");
-  }
+  check_format_version(sim::as_u64(r.required("version"), "/version"));
   sim::ObjectReader header(r.required("header"), "/header");
   sim::as_u64(header.required("seed"), "/header/seed");
   header.required("scenario");

@@ -117,11 +117,7 @@ JsonlTraceReader::JsonlTraceReader(const std::string& path) : path_(path), in_(p
     if (r.string("record") != "header") throw sim::JsonError("/record", "the first record must be the header");
     const std::string format = r.string("format");
     if (format != kFormatName) throw sim::JsonError("/format", "not a wtsim trace (\"" + format + "\")");
-    const uint64_t version = sim::as_u64(r.required("version"), "/version");
-    if (version > static_cast<uint64_t>(kFormatVersion)) {
-      throw sim::JsonError("/version", "trace format version " + std::to_string(version) +
-                                           " is newer than this tool reads (" + std::to_string(kFormatVersion) + ")");
-    }
+    check_format_version(sim::as_u64(r.required("version"), "/version"));
     sim::ObjectReader header(r.required("header"), "/header");
     sim::as_u64(header.required("seed"), "/header/seed");
     header.required("scenario");

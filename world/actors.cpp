@@ -71,9 +71,10 @@ void World::journal_flusher() {
   while (true) {
     sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.journal_commit_interval_ns, end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
-    const uint64_t covered = model_.flush_started();
-    if (node_call("log_flush", [&] { return op.flush_log(); }) != 0) continue;
-    model_.flush_returned(covered);  // the sync paid its disk time inside the call
+    const uint64_t covers = history_->flush_started();
+    const auto failed = [&] { history_->flush_returned(covers, -1); };
+    if (node_call("log_flush", [&] { return op.flush_log(); }, {OnIoError::kFatal, failed}) != 0) continue;
+    history_->flush_returned(covers, 0);  // the sync paid its disk time inside the call
   }
 }
 
@@ -83,6 +84,7 @@ void World::checkpointer() {
     const bool soon = buggify_.fire("checkpoint_right_away");  // legal: checkpoints may run any time
     sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
+    trace_->event(sim_.now_ns(), sim_.current().name, "checkpoint_start", nlohmann::json::object());
     const int ret = node_call("checkpoint", [&] {
       const BusyFlag running(checkpoint_running_);
       return op.session()->checkpoint(op.session(), nullptr);

@@ -266,6 +266,7 @@ class BackupSystem final : public DocSystem {
   int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
     // The point in time is a checkpoint taken just before the cursor opens; log files are not
     // copied, so the restore is exactly that checkpoint.
+    snapshot_seq_ = world_.model().next_seq() - 1;
     *expected = world_.model().committed_state();
     int ret = op.session()->checkpoint(op.session(), nullptr);
     if (ret != 0) return ret;
@@ -281,6 +282,7 @@ class BackupSystem final : public DocSystem {
   }
 
   int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
+    snapshot_seq_ = world_.model().next_seq() - 1;
     *expected = world_.model().committed_state();  // what the named checkpoint holds
     int ret = engine::pin_backup_checkpoint(op.session());
     if (ret != 0) return ret;
@@ -304,7 +306,8 @@ class BackupSystem final : public DocSystem {
       const bool released = planted::active(planted::Bug::kReleaseBeforeCopy);
       if (!released && (ret = engine::release_backup_checkpoint(op.session(), table)) != 0) return ret;
       world_.after_wt_call();
-      world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "table_released", {{"table", table}});
+      world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "table_released",
+                           {{"table", table}, {"ns", ns.empty() ? engine::Catalog::kUri : ns}});
     }
     return 0;
   }
@@ -332,7 +335,14 @@ class BackupSystem final : public DocSystem {
       }
       if (ret != 0) return restore_failed(std::string("checkpoint or verify: ") + wiredtiger_strerror(ret));
     }
-    world_.trace().event(world_.sim().now_ns(), "backup", "restore_checked", {{"documents", expected.size()}});
+    nlohmann::json collections = nlohmann::json::object();
+    for (const auto& [key, value] : expected) {
+      const std::string ns = key.substr(0, key.find('|'));
+      collections[ns] = collections.value(ns, 0) + 1;
+    }
+    world_.trace().event(world_.sim().now_ns(), "backup", "restore_checked",
+                         {{"documents", expected.size()}, {"snapshot_seq", snapshot_seq_}, {"collections", collections},
+                          {"state_digest", History::state_digest(expected)}});
   }
 
   // Reads the restored collections through their catalog. The first time, the oplog (never
@@ -370,6 +380,7 @@ class BackupSystem final : public DocSystem {
   std::map<std::string, uint64_t> writes_;  // per collection, the expansion-rate estimate
   std::vector<std::string> restored_tables_;
   uint64_t next_append_ = 0;
+  uint64_t snapshot_seq_ = 0;  // the last commit the backup's point in time includes
   uint64_t peak_disk_ = 0;
   int copy_error_ = 0;
   bool loaded_ = false;

@@ -1,5 +1,6 @@
 #include "world/doc_system.h"
 
+#include <algorithm>
 #include <cassert>
 #include <wiredtiger.h>
 
@@ -224,29 +225,52 @@ uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, b
     if (!w.ttl_field.empty()) check_ttl_delete(w);
     kv.push_back({key, w.post_image != nullptr ? models::Value{std::string(w.post_bson)} : std::nullopt});
   }
-  const uint64_t seq = world_.model().begin_commit(std::move(kv), durable);
+  const uint64_t seq = world_.history().invoke(std::move(kv), durable, commit_details(writes));
   durable_[seq] = durable;
-  const engine::DocWrite& first = writes.front();
-  nlohmann::json details = {{"seq", seq}, {"ns", first.ns}, {"id", *first.id}, {"durable", durable},
-                            {"op", !first.ttl_field.empty() ? "ttl_delete" : first.post_image != nullptr ? "write" : "delete"}};
-  if (writes.size() > 1) details["documents"] = writes.size();
-  world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "commit", std::move(details));
   return seq;
+}
+
+size_t DocSystem::ttl_indexes(std::string_view ns) const {
+  const engine::CollectionSpec* coll = engine_->catalog().find(std::string(ns));
+  if (coll == nullptr) return 0;
+  return std::count_if(coll->indexes.begin(), coll->indexes.end(), [](const engine::IndexSpec& i) { return i.expire_after_seconds.has_value(); });
+}
+
+// What a unit of work did, for the history: its kind (every document of a unit is the same
+// kind: a group is inserts only) and, for a TTL delete, what decides it.
+nlohmann::json DocSystem::commit_details(const std::vector<engine::DocWrite>& writes) {
+  const engine::DocWrite& first = writes.front();
+  const char* op = !first.ttl_field.empty()     ? "ttl_delete"
+                   : first.post_image == nullptr ? "delete"
+                   : first.pre_image == nullptr  ? "insert"
+                                                 : "update";
+  nlohmann::json details = {{"op", op}};  // the keys name the collection
+  if (first.ttl_field.empty()) return details;
+  assert(writes.size() == 1 && first.pre_image != nullptr);
+  // The index's field and expireAfterSeconds are in its catalog row; the index is named only
+  // when the collection has more than one TTL index.
+  const engine::Document* value = engine::get_path(*first.pre_image, std::string(first.ttl_field));
+  details["ttl"] = {{"value", value != nullptr ? *value : engine::Document()}};
+  // Absent: the same bound as this actor's previous TTL delete (one per index and pass).
+  int64_t& last_bound_ms = last_ttl_bound_ms_[world_.sim().current().name];
+  if (first.ttl_bound_ms != last_bound_ms) details["ttl"]["bound_ms"] = first.ttl_bound_ms;
+  last_bound_ms = first.ttl_bound_ms;
+  if (ttl_indexes(first.ns) > 1) details["ttl"]["index"] = first.ttl_index;
+  return details;
 }
 
 uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view row) {
   assert(!ns.empty() && !row.empty());
-  const uint64_t seq = world_.model().begin_commit({{catalog_key(ns), models::Value{std::string(row)}}}, true);
+  const uint64_t seq = world_.history().invoke({{catalog_key(ns), models::Value{std::string(row)}}}, true,
+                                              {{"ns", ns}, {"op", "catalog"}, {"row", nlohmann::json::parse(row)}});
   durable_[seq] = true;
-  world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "commit",
-                       {{"seq", seq}, {"ns", ns}, {"durable", true}, {"op", "catalog"}, {"row", nlohmann::json::parse(row)}});
   return seq;
 }
 
 void DocSystem::after_commit(uint64_t ticket, int ret) {
   world_.after_wt_call();  // a fenced node acknowledges nothing
   if (ret != 0) {
-    world_.model().in_doubt(ticket);
+    world_.history().info(ticket, "commit failed");
     last_n_.clear();  // the chain of images is broken for now
     ++world_.stats().commits_failed;
     durable_.erase(ticket);
@@ -262,7 +286,7 @@ void DocSystem::after_flush(const std::vector<uint64_t>& tickets, int ret) {
 }
 
 void DocSystem::ack(uint64_t ticket) {
-  world_.model().ack(ticket);
+  world_.history().ok(ticket);
   durable_.erase(ticket);
   ++world_.stats().commits_acked;
 }

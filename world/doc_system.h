@@ -32,6 +32,8 @@ class DocSystem : public System, public engine::CommitObserver {
     return std::string(ns) + "|" + id.dump();
   }
   uint64_t before_catalog_commit(std::string_view ns, std::string_view row) override;
+  nlohmann::json commit_details(const std::vector<engine::DocWrite>& writes);
+  size_t ttl_indexes(std::string_view ns) const;
   // The model's key for a collection's catalog row (no collection namespace starts "table:").
   static std::string catalog_key(std::string_view ns) { return std::string(engine::Catalog::kUri) + "|" + std::string(ns); }
   void after_commit(uint64_t ticket, int ret) override;
@@ -70,6 +72,7 @@ class DocSystem : public System, public engine::CommitObserver {
   std::unique_ptr<engine::OperationContext> op_;
   std::map<uint64_t, bool> durable_;       // ticket -> durable, until acknowledged
   std::map<std::string, int64_t> last_n_;  // key -> counter of the last committed image
+  std::map<std::string, int64_t> last_ttl_bound_ms_;  // actor -> bound of its last TTL delete (trace)
   std::vector<properties::Finding> findings_;
 };
 

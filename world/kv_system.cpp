@@ -70,7 +70,6 @@ class KvSystem final : public System {
     const WorkloadSpec& w = world_.scenario().workload;
     const engine::CostModel& cost = world_.scenario().cost;
     sim::Simulator& sim = world_.sim();
-    models::KvModel& model = world_.model();
     sim::Rng rng = sim::stream(world_.seed(), "workload.writer." + std::to_string(index) + world_.generation_suffix());
     engine::KvSession session(world_.node().conn());
     while (sim.now_ns() < world_.end_ns()) {
@@ -88,21 +87,17 @@ class KvSystem final : public System {
       // The commit enters the model's order here, not before apply: apply can wait (a full cache
       // hands the fiber to eviction) while another writer commits, and the log holds commits in
       // commit order (README, finding 18).
-      const uint64_t seq = model.begin_commit(writes, durable);
+      const uint64_t seq = world_.history().invoke(writes, durable, {{"value_id", value_id}});
       const auto in_doubt = [&] {
-        model.in_doubt(seq);
+        world_.history().info(seq, "commit failed");
         ++world_.stats().commits_failed;
       };
       if (world_.node_call("commit", [&] { return session.commit(durable); }, {World::OnIoError::kFatal, in_doubt}) != 0) {
         continue;
       }
-      model.ack(seq);
+      world_.history().ok(seq);
       world_.note_progress();
       ++world_.stats().commits_acked;
-      nlohmann::json keys = nlohmann::json::array();
-      for (const auto& wr : writes) keys.push_back(wr.value ? wr.key : "-" + wr.key);  // "-": delete
-      world_.trace().event(sim.now_ns(), sim.current().name, "commit",
-                           {{"seq", seq}, {"keys", keys}, {"durable", durable}, {"value_id", value_id}});
       world_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
                        cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
     }

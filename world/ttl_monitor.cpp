@@ -24,12 +24,15 @@ void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& 
   sim::Simulator& sim = world_.sim();
   const sim::Nanos start_ns = sim.now_ns();
   const int64_t start_ms = engine.now_ms();
+  const uint64_t number = ++passes_;
+  world_.trace().event(start_ns, sim.current().name, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
   World::NodeCallOptions options;
   options.busy = &in_pass_;
   const engine::TtlPassResult r = world_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, spec_.primary); }, options);
   assert(!in_pass_);
   world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
-                       {{"indexes", r.indexes}, {"deleted", r.deleted}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
+                       {{"pass", number}, {"indexes", r.indexes}, {"deleted", r.deleted}, {"ok", r.wt_code == 0},
+                        {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
   if (spec_.primary && r.wt_code == 0) check_bounded_age(engine, op, start_ms, finding);
   if (r.wt_code == 0) last_pass_start_ns_ = start_ns;
   assert(r.wt_code != 0 || last_pass_start_ns_ == start_ns);

@@ -1,6 +1,6 @@
 #pragma once
 // The TTL monitor (MongoDB's TTLMonitor): a background actor of the node that sleeps
-// ttlMonitorSleepSecs, then runs one pass of the engine's TTL deletes (engine/ttl.cpp) over every
+// ttlMonitorSleepSecs, then runs one pass of the engine's TTL deletes (engine/ttl_pass.cpp) over every
 // index with expireAfterSeconds, and traces it. Absent faults, it also checks that the pass left
 // nothing older than its bound (the property ttl_bounded_age). Its state outlives a restart: the
 // liveness phase asks when the last complete pass started.
@@ -37,6 +37,7 @@ class TtlMonitor {
 
   World& world_;
   const TtlSpec& spec_;
+  uint64_t passes_ = 0;                 // passes begun, over every generation (the trace's numbers)
   bool in_pass_ = false;                // inside a pass (a crash now reaches crash_during_ttl_pass)
   sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
 };

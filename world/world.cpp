@@ -35,7 +35,9 @@ nlohmann::json make_header(const Scenario& s, uint64_t seed, const faults::Fault
           {"seed", seed},
           {"scenario", s.source},
           {"fault_plan", faults::to_json(plan)},
-          {"cost_model", s.cost.to_json()}};
+          {"cost_model", s.cost.to_json()},
+          // The wall-clock instant of virtual time 0: new Date() at t_us is this + t_us / 1000.
+          {"virtual_epoch_ms", sim::kVirtualEpochSec * 1000}};
 }
 
 nlohmann::json with_planted_bug(nlohmann::json header) {
@@ -99,6 +101,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       fault_end_ns_(scenario.duration_ns),
       progress_(std::move(progress)) {
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, injector_.plan())));
+  history_ = std::make_unique<History>(*trace_, sim_, model_);
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
   system_ = make_system(scenario.workload.kind);
   node_->set_crash_handler([this](faults::CrashMode mode, faults::FsOp op, const std::string& file) {
@@ -205,6 +208,8 @@ bool World::start_node() {
   }
   // Counted, not taken from one drain: a commit observer drains fired faults inside the calls.
   const uint64_t io_errors_before_open = io_errors_fired_;
+  // Every attempt is a generation: one that fails (or crashes in recovery) leaves its number used.
+  trace_->event(sim_.now_ns(), "node", "open_started", {{"generation", node_->generation() + 1}});
   const int ret = node_->open();
   drain_wt_messages();
   drain_fired_faults();
@@ -215,11 +220,11 @@ bool World::start_node() {
   if (ret != 0 && (classify_failed_start(ret, "wiredtiger_open") || io_error_during_open || disk_full)) {
     // A device that refuses I/O for good, an injected I/O error or a full disk failed this
     // attempt; an operator would restart the node again (after a power cycle, after freeing space).
-    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}});
+    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}, {"generation", node_->generation()}});
     return false;
   }
   if (ret != 0) {
-    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}});
+    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"generation", node_->generation()}});
     refused_or_violated(properties::Property::kRecoverySucceeds, std::string("wiredtiger_open: ") + wiredtiger_strerror(ret));
     node_dead_ = true;
     return false;
@@ -232,7 +237,7 @@ bool World::start_node() {
   const bool io_error_during_schema = io_errors_fired_ > io_errors_before_schema;
   if (node_->fenced()) return false;
   if (opened != 0 && (classify_failed_start(opened, "opening the schema") || io_error_during_schema)) {
-    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", opened}, {"error", wiredtiger_strerror(opened)}, {"stage", "schema"}, {"retry", true}});
+    trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", opened}, {"error", wiredtiger_strerror(opened)}, {"stage", "schema"}, {"retry", true}, {"generation", node_->generation()}});
     node_->fence();
     return false;
   }
@@ -276,19 +281,21 @@ void World::check_recovered(const char* when) {
   ++stats_.recoveries;
   nlohmann::json check = {{"when", when}, {"keys", state.size()}, {"cut", details.cut},
                           {"durable_point", details.durable_point}, {"lost_acked", details.lost_acked},
-                          {"ok", details.ok}};
+                          {"ok", details.ok}, {"state_digest", History::state_digest(state)},
+                          {"in_doubt_applied", details.in_doubt_applied}};
   for (const auto& m : details.mismatches) {
     check["mismatches"].push_back({{"key", m.key}, {"expected", m.expected}, {"found", m.found}});
   }
-  trace_->event(sim_.now_ns(), "checker", "recovery_check", check);
+  history_->close_fenced();
+  const uint64_t check_index = trace_->event(sim_.now_ns(), "checker", "recovery_check", check);
   if (details.ok && details.lost_acked > 0) {
     reached(properties::Marker::kUnsyncedCommitsLost);
     if (last_crash_mode_ == faults::CrashMode::kTornPrefix) reached(properties::Marker::kTornLogTailRecovered);
   }
   for (auto& v : found) {
-    violation(corruption_injected() ? properties::Property::kCorruptionDetectedOrHarmless : v.property, v.detail);
+    violation(corruption_injected() ? properties::Property::kCorruptionDetectedOrHarmless : v.property, v.detail, check_index);
   }
-  model_.rebase(std::move(state));
+  history_->rebased(std::move(state));
   report_validation(when);
 }
 
@@ -336,11 +343,11 @@ void World::crash_node(faults::CrashMode mode, bool power_loss, const std::strin
                        {"torn_bytes", r.torn_bytes}});
     }
   }
-  model_.crashed();
   if (power_loss) injector_.power_cycled();  // a process crash leaves the device as it was
   trace_->event(sim_.now_ns(), "faults", "crash",
                 {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
                  {"generation", node_->generation()}, {"unsynced", files}});
+  history_->crashed();  // after the crash event: what it cut completes as info
   sim_.cancel_group("node");
   if (!restarting_) {
     restarting_ = true;
@@ -403,15 +410,18 @@ void World::final_checks() {
     violation(properties::Property::kFinalStateMatches, "reading the final state failed");
     return;
   }
-  if (auto v = properties::check_final_state(model_, state, sim_.now_ns())) violation(v->property, v->detail);
-  trace_->event(sim_.now_ns(), "checker", "final_check", {{"keys", state.size()}});
+  const auto v = properties::check_final_state(model_, state, sim_.now_ns());
+  history_->close_fenced();
+  const uint64_t check_index =
+      trace_->event(sim_.now_ns(), "checker", "final_check", {{"keys", state.size()}, {"state_digest", History::state_digest(state)}});
+  if (v) violation(v->property, v->detail, check_index);
   report_validation("final");
   system_->close();
   const int closed = node_->close_clean();
   drain_wt_messages();
   if (closed != 0) violation(properties::Property::kFinalStateMatches, std::string("clean close: ") + wiredtiger_strerror(closed));
   // A clean shutdown must reopen to exactly the same state.
-  model_.rebase(std::move(state));
+  history_->rebased(std::move(state));
   if (node_->open() != 0) {
     refused_or_violated(properties::Property::kRecoverySucceeds, "reopen after clean shutdown failed");
     return;
@@ -422,10 +432,11 @@ void World::final_checks() {
   drain_wt_messages();
 }
 
-void World::violation(properties::Property property, const std::string& detail) {
+void World::violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject) {
   assert(static_cast<size_t>(property) < properties::kPropertyCount);
-  const uint64_t index = trace_->event(sim_.now_ns(), "checker", "violation",
-                                       {{"property", properties::name_of(property)}, {"detail", detail}});
+  nlohmann::json details = {{"property", properties::name_of(property)}, {"detail", detail}};
+  if (subject) details["subject"] = *subject;
+  const uint64_t index = trace_->event(sim_.now_ns(), "checker", "violation", std::move(details));
   violations_.push_back({property, sim_.now_ns(), detail, index});
 }
 

@@ -22,6 +22,7 @@
 #include "sim/buggify.h"
 #include "sim/scheduler.h"
 #include "sim/sync.h"
+#include "world/history.h"
 #include "world/node.h"
 #include "world/scenario.h"
 #include "world/system.h"
@@ -112,6 +113,8 @@ class World {
   // --- For systems and their actors. ---
   sim::Simulator& sim() { return sim_; }
   models::KvModel& model() { return model_; }
+  // Every commit's invocation and fate goes through the history, which tells the model.
+  History& history() { return *history_; }
   traces::Trace& trace() { return *trace_; }
   sim::Resource& cpu() { return cpu_; }
   sim::Buggify& buggify() { return buggify_; }
@@ -141,7 +144,7 @@ class World {
     OnIoError on_io_error = OnIoError::kFatal;
     // Runs when the call failed, before the failure is handled: undoes what the actor counted on
     // (a commit that may or may not have happened goes in doubt).
-    std::function<void()> on_failure;
+    std::function<void()> on_failure{};
     // Held while the call runs and its fired faults drain: a crash they cause counts as one
     // during the call (a coverage marker's phase).
     bool* busy = nullptr;
@@ -173,7 +176,8 @@ class World {
   // Records the failure; a panic or fatal I/O error crashes the node (and throws Cancelled).
   void handle_wt_failure(int code, const std::string& what, OnIoError on_io_error = OnIoError::kFatal);
   void pay_disk(sim::Nanos cost_ns);
-  void violation(properties::Property property, const std::string& detail);
+  // `subject`: the event the violation is about (a recovery check), when there is one.
+  void violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject = std::nullopt);
   // A coverage marker (properties/coverage.h) was reached `times` times.
   void reached(properties::Marker marker, uint64_t times = 1);
   // A bulk-load client finished its share: the workload's virtual duration is the latest.
@@ -235,6 +239,7 @@ class World {
   std::unique_ptr<System> system_;
   models::KvModel model_;
   std::unique_ptr<traces::Trace> trace_;
+  std::unique_ptr<History> history_;  // over model_ and trace_
   sim::Resource cpu_;
   sim::Resource disk_queue_;
   std::vector<properties::Violation> violations_;

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""An independent checker of wtsim traces: it shares no code with wtsim and reads only what
+README.md ("Checking a trace yourself") and traces/schema/trace-v2.schema.json promise.
+
+For each trace (JSON or JSON Lines) it:
+  1. recomputes the trace hash;
+  2. checks the history: every commit invoked once, completed once (ok or info), in order;
+  3. recomputes the durable point from the history (durable commits acknowledged, journal flushes
+     that began after an acknowledgement and ended ok) and, at every recovery check, rebuilds the
+     expected state's digest from the base and the commits the check says it includes, and
+     compares it with the digest of what was recovered;
+  4. decides every TTL delete from its own evidence: a Date below the bound, and the bound no
+     later than the delete's time minus the index's expireAfterSeconds (from the catalog row);
+  5. compares its verdict with the trace's: a run the trace calls OK must check here, and a run
+     whose trace reports a durability violation must fail here too.
+Prints one line per trace; exits 1 if any trace disagrees.
+Usage: history_check.py TRACE... [--expect-violation]
+"""
+import json
+import sys
+
+MASK = (1 << 64) - 1
+DURABILITY_PROPERTIES = {"durable_commits_survive", "recovered_state_is_a_prefix", "final_state_matches"}
+
+
+def fnv1a64(data, h=0xCBF29CE484222325):
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001B3) & MASK
+    return h
+
+
+def canonical(j):
+    return json.dumps(j, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def hex16(h):
+    return "%016x" % h
+
+
+def entry(key, vdigest):
+    """A state's digest is the sum of these over its keys (absent values count 0)."""
+    if vdigest is None:
+        return 0
+    return fnv1a64(key.encode("utf-8") + b"\0" + vdigest.encode("ascii"))
+
+
+def read_trace(path):
+    with open(path, encoding="utf-8") as f:
+        first = f.readline()
+        rest = f.read()
+    head = json.loads(first) if first.strip().startswith("{\"") and first.strip().endswith("}") else None
+    if head is not None and head.get("record") == "header":
+        header, events, verdict, end = head["header"], [], None, None
+        for line in rest.splitlines():
+            r = json.loads(line)
+            kind = r.pop("record")
+            if kind == "event":
+                events.append(r)
+            elif kind == "verdict":
+                verdict = r["verdict"]
+            elif kind == "end":
+                end = r
+        return {"version": head["version"], "header": header, "events": events, "verdict": verdict,
+                "dropped_events": end["dropped_events"], "trace_hash": end["trace_hash"]}
+    return json.loads(first + rest)
+
+
+def trace_hash(t):
+    h = fnv1a64(canonical(t["header"]))
+    for e in t["events"]:
+        if isinstance(e.get("details"), dict) and "measured" in e["details"]:
+            e = dict(e, details={k: v for k, v in e["details"].items() if k != "measured"})
+        h = fnv1a64(canonical(e), h)
+    verdict = {k: v for k, v in t["verdict"].items() if k != "measured"}
+    h = fnv1a64(canonical(verdict), h)
+    h = fnv1a64(str(t["dropped_events"]).encode("ascii"), h)
+    return hex16(h)
+
+
+class Checker:
+    def __init__(self, trace):
+        self.t = trace
+        self.problems = []
+        self.flagged = 0
+        self.commits = {}      # seq -> {"writes"/"delta", "durable", "fate"}
+        self.base_seq = 0      # commits at or below it are folded into the base
+        self.base_sum = 0
+        self.last_acked = 0
+        self.durable_point = 0
+        self.flush_covers = {}  # actor -> the checker's own covers for its flush in progress
+        self.ttl_expire = {}    # (ns, field) -> expireAfterSeconds, from catalog rows
+        self.passes = {}        # actor -> now_ms at the start of its pass in progress
+        self.ttl_bounds = {}    # actor -> the bound of its last TTL delete
+        self.checks = 0
+        self.ttl_deletes = 0
+        self.epoch_ms = trace["header"]["virtual_epoch_ms"]
+
+    def problem(self, event, text):
+        self.flagged += 1  # the checker's own evidence (not the trace's verdict)
+        if len(self.problems) < 20:
+            self.problems.append("event %d: %s" % (event["i"], text))
+
+    # --- history ---------------------------------------------------------------------------
+    def on_commit(self, e):
+        d = e["details"]
+        seq = d["seq"]
+        if seq in self.commits or seq <= self.base_seq:
+            return self.problem(e, "commit %d invoked twice" % seq)
+        if self.commits and seq != max(self.commits) + 1 and seq != self.base_seq + 1:
+            self.problem(e, "commit %d out of order" % seq)
+        self.commits[seq] = {"durable": d.get("durable", False), "fate": None, "writes": d.get("writes"),
+                             "delta": int(d["delta"], 16) if "delta" in d else None}
+        if d.get("op") == "catalog":
+            self.on_catalog_row(d["row"])
+        if d.get("op") == "ttl_delete":
+            self.on_ttl_delete(e, d)
+        if "fate" in d:
+            self.complete(e, seq, d["fate"])
+
+    def complete(self, e, seq, fate):
+        c = self.commits.get(seq)
+        if c is None:
+            return self.problem(e, "completion of commit %d, never invoked" % seq)
+        if c["fate"] is not None:
+            return self.problem(e, "commit %d completed twice" % seq)
+        if fate not in ("ok", "info", "fail"):
+            return self.problem(e, "commit %d: fate %r" % (seq, fate))
+        c["fate"] = fate
+        if fate == "ok":
+            self.last_acked = max(self.last_acked, seq)
+            if c["durable"]:
+                self.durable_point = max(self.durable_point, seq)
+
+    def on_flush_start(self, e):
+        self.flush_covers[e["actor"]] = self.last_acked
+        if e["details"]["covers"] != self.last_acked:
+            self.problem(e, "flush_start covers %d, the history's newest acknowledged commit is %d"
+                         % (e["details"]["covers"], self.last_acked))
+
+    def on_flush_end(self, e):
+        covers = self.flush_covers.pop(e["actor"], None)
+        if covers is not None and e["details"]["ok"]:
+            self.durable_point = max(self.durable_point, covers)
+
+    def on_crash(self, e):
+        self.flush_covers.clear()  # a flush cut by the crash made nothing durable
+
+    # --- recovery --------------------------------------------------------------------------
+    def rebuild(self, cut, in_doubt_applied):
+        """The digest of the base plus every commit up to `cut` that was acknowledged or that
+        the check says it includes. Each write changes it by entry(key, new) - entry(key, old):
+        the history names the value a write replaced, so no state is kept (an insert group's
+        keys are not listed). A wrong `old` cannot hide: the sum would miss the digest of what
+        was really recovered."""
+        total = self.base_sum
+        for seq in sorted(s for s in self.commits if s <= cut):
+            c = self.commits[seq]
+            if c["fate"] != "ok" and seq not in in_doubt_applied:
+                continue
+            if c["writes"] is None:
+                total = (total + c["delta"]) & MASK
+                continue
+            for key, new, old in c["writes"]:
+                total = (total + entry(key, new) - entry(key, old)) & MASK
+        return total
+
+    def on_recovery_check(self, e, violations):
+        d = e["details"]
+        self.checks += 1
+        cut, applied = d["cut"], set(d["in_doubt_applied"])
+        never = [seq for seq, c in self.commits.items() if c["fate"] is None]
+        if never:
+            self.problem(e, "%d commits never completed before this check (first: %d)" % (len(never), min(never)))
+        for seq in applied:
+            if self.commits.get(seq, {}).get("fate") == "ok":
+                self.problem(e, "commit %d is listed in doubt but was acknowledged" % seq)
+        total = self.rebuild(cut, applied)
+        matches = hex16(total) == d["state_digest"] and cut >= self.durable_point
+        lost = [s for s, c in self.commits.items() if s > cut and c["fate"] == "ok"]
+        lost_durable = [s for s in lost if self.commits[s]["durable"] or s <= self.durable_point]
+        reported = e["i"] in violations
+        violated = not matches or bool(lost_durable)  # this checker's own judgement
+        if d["ok"] and violated:
+            self.problem(e, "the check says ok, but at cut %d the history's digest is %s, the recovered %s, the "
+                            "history's durable point %d, %d acknowledged durable commits lost"
+                         % (cut, hex16(total), d["state_digest"], self.durable_point, len(lost_durable)))
+        if d["ok"] and len(lost) != d["lost_acked"]:
+            self.problem(e, "the history loses %d acknowledged commits at cut %d; the check says %d"
+                         % (len(lost), cut, d["lost_acked"]))
+        if not d["ok"] and not violated:
+            self.problem(e, "the check failed, but the recovered digest is the history's at cut %d" % cut)
+        if not d["ok"] and not reported:
+            self.problem(e, "a failed recovery check without a violation about it")
+        self.found_durability_violation |= violated
+        # The recovered state is the new base; every commit so far is settled.
+        self.base_sum = int(d["state_digest"], 16)
+        self.base_seq = max([self.base_seq] + list(self.commits))
+        self.commits = {}
+        self.last_acked = self.durable_point = self.base_seq
+
+    def on_final_check(self, e):
+        total = self.rebuild(max([self.base_seq] + list(self.commits)), set())
+        if any(c["fate"] != "ok" for c in self.commits.values()):
+            return  # commits in doubt: the clean reopen's recovery check decides
+        if hex16(total) != e["details"]["state_digest"]:
+            self.problem(e, "final state digest %s, the history's is %s" % (e["details"]["state_digest"], hex16(total)))
+
+    # --- TTL -------------------------------------------------------------------------------
+    def on_catalog_row(self, row):
+        """The collection's TTL indexes as its newest catalog row has them (createIndex, collMod
+        and dropIndex each write the row): single-field keys with a numeric expireAfterSeconds."""
+        ns = row["ns"]
+        self.ttl_expire = {k: v for k, v in self.ttl_expire.items() if k[0] != ns}
+        for index in row.get("indexes", []):
+            key, expire = index.get("key", []), index.get("expireAfterSeconds")
+            if len(key) == 1 and isinstance(expire, (int, float)) and not isinstance(expire, bool):
+                self.ttl_expire[(ns, key[0][0])] = expire
+
+    def on_ttl_delete(self, e, d):
+        self.ttl_deletes += 1
+        ttl = d["ttl"]
+        key = d["writes"][0][0]
+        ns = key.split("|", 1)[0]
+        expires = [v for (n, f), v in self.ttl_expire.items() if n == ns]
+        if len(expires) != 1:
+            return self.problem(e, "a TTL delete in %s, which has %d TTL indexes in the catalog" % (ns, len(expires)))
+        value = ttl["value"]
+        bound = self.ttl_bounds[e["actor"]] = ttl.get("bound_ms", self.ttl_bounds.get(e["actor"]))
+        if bound is None:
+            return self.problem(e, "a TTL delete without a bound")
+        now_ms = self.epoch_ms + e["t_us"] // 1000
+        if not (isinstance(value, dict) and list(value) == ["$date"] and isinstance(value["$date"], int)):
+            return self.problem(e, "a TTL delete of a document whose indexed value %r is not a Date" % (value,))
+        if value["$date"] >= bound:
+            self.problem(e, "a TTL delete of %s = %d, not below the bound %d" % (key, value["$date"], bound))
+        if bound > now_ms - expires[0] * 1000:
+            self.problem(e, "a TTL bound %d later than now %d - expireAfterSeconds %s" % (bound, now_ms, expires[0]))
+        pass_now = self.passes.get(e["actor"])
+        if pass_now is None:
+            self.problem(e, "a TTL delete outside a pass of its actor")
+        elif bound < pass_now - expires[0] * 1000:
+            self.problem(e, "a TTL bound %d earlier than the pass's start %d - expireAfterSeconds" % (bound, pass_now))
+
+    # --- the run ---------------------------------------------------------------------------
+    def run(self):
+        if self.t["version"] != 2:
+            self.problems.append("format version %r (this checker reads 2)" % self.t["version"])
+            return
+        if trace_hash(self.t) != self.t["trace_hash"]:
+            self.problems.append("trace hash %s, recomputed %s" % (self.t["trace_hash"], trace_hash(self.t)))
+        self.found_durability_violation = False
+        violations = {}
+        for e in self.t["events"]:
+            if e["kind"] == "violation" and "subject" in e["details"]:
+                violations[e["details"]["subject"]] = e["details"]["property"]
+        # Violations come after their subject: a first pass collects them.
+        for e in self.t["events"]:
+            k = e["kind"]
+            if k == "commit":
+                self.on_commit(e)
+            elif k == "complete":
+                self.complete(e, e["details"]["seq"], e["details"]["fate"])
+            elif k == "flush_start":
+                self.on_flush_start(e)
+            elif k == "flush_end":
+                self.on_flush_end(e)
+            elif k == "crash":
+                self.on_crash(e)
+            elif k == "recovery_check":
+                self.on_recovery_check(e, violations)
+            elif k == "final_check":
+                self.on_final_check(e)
+            elif k == "ttl_pass_start":
+                self.passes[e["actor"]] = e["details"]["now_ms"]
+            elif k == "ttl_pass":
+                self.passes.pop(e["actor"], None)
+        reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
+        if self.t["verdict"]["ok"] and self.problems:
+            self.problems.insert(0, "the trace says OK, this checker disagrees")
+        if reported & DURABILITY_PROPERTIES and not self.found_durability_violation and not self.problems:
+            self.problems.insert(0, "the trace reports %s, this checker finds nothing" % sorted(reported & DURABILITY_PROPERTIES))
+
+
+def main(argv):
+    paths = [a for a in argv if not a.startswith("--")]
+    expect_violation = "--expect-violation" in argv
+    failed = False
+    for path in paths:
+        c = Checker(read_trace(path))
+        c.run()
+        caught = c.flagged > 0 or c.found_durability_violation
+        verdict_ok = c.t["verdict"]["ok"]
+        if expect_violation:
+            bad = not caught
+        else:
+            bad = bool(c.problems)
+        status = "FAIL" if bad else "ok  "
+        print("%s %s: %d events, %d recovery checks, %d TTL deletes decided; trace %s; %s" % (
+            status, path, len(c.t["events"]), c.checks, c.ttl_deletes, "OK" if verdict_ok else "violations",
+            "; ".join(c.problems) if c.problems else ("caught" if caught else "history agrees")))
+        failed |= bad
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

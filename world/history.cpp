@@ -1,0 +1,123 @@
+#include "world/history.h"
+
+#include <cassert>
+#include <cstdio>
+
+#include "sim/random.h"
+
+namespace wtsim::world {
+namespace {
+
+std::string hex16(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace
+
+nlohmann::json History::value_digest(const models::Value& value) {
+  if (!value) return nullptr;
+  return hex16(sim::fnv1a64(*value));
+}
+
+uint64_t History::entry(const std::string& key, const models::Value& value) {
+  if (!value) return 0;
+  return sim::fnv1a64(key + std::string(1, '\0') + hex16(sim::fnv1a64(*value)));
+}
+
+std::string History::state_digest(const models::KvState& state) {
+  uint64_t sum = 0;  // unsigned: wraps modulo 2^64
+  for (const auto& [key, value] : state) sum += entry(key, value);
+  return hex16(sum);
+}
+
+uint64_t History::invoke(std::vector<models::KvWrite> writes, bool durable, nlohmann::json details) {
+  assert(!writes.empty());
+  assert(details.is_object() && !details.contains("seq") && !details.contains("writes"));
+  // Each write: [key, new value's digest, the digest of the value it replaces] (null: absent).
+  nlohmann::json listed = nlohmann::json::array();
+  uint64_t delta = 0;
+  for (const models::KvWrite& w : writes) {
+    const models::Value before = model_.latest(w.key);
+    delta += entry(w.key, w.value) - entry(w.key, before);
+    if (writes.size() <= kWritesListedMax) listed.push_back({w.key, value_digest(w.value), value_digest(before)});
+  }
+  if (writes.size() > kWritesListedMax) {
+    details["writes_n"] = writes.size();
+    details["first_key"] = writes.front().key;
+    details["last_key"] = writes.back().key;
+    details["delta"] = hex16(delta);
+  } else {
+    details["writes"] = std::move(listed);
+  }
+  const uint64_t seq = model_.begin_commit(std::move(writes), durable);
+  details["seq"] = seq;
+  if (durable) details["durable"] = true;  // absent: false (most commits; the trace stays small)
+  // Held: a completion that comes before any other event is written into it (one event).
+  trace_.hold(sim_.now_ns(), sim_.current_or_main().name, "commit", std::move(details));
+  invoked_ns_[seq] = sim_.now_ns();
+  [[maybe_unused]] const bool inserted = open_.insert(seq).second;
+  assert(inserted);
+  return seq;
+}
+
+void History::complete(uint64_t seq, const char* fate, const char* why) {
+  [[maybe_unused]] const size_t erased = open_.erase(seq);
+  assert(erased == 1 && "a commit completes once");
+  const sim::Nanos invoked_ns = invoked_ns_.at(seq);
+  invoked_ns_.erase(seq);
+  nlohmann::json* held = trace_.held_details();
+  if (held != nullptr && *trace_.held_kind() == "commit" && (*held)["seq"] == seq) {
+    (*held)["fate"] = fate;
+    if (why != nullptr) (*held)["why"] = why;
+    const sim::Nanos took_us = sim_.now_ns() / sim::kNsPerUs - invoked_ns / sim::kNsPerUs;
+    if (took_us > 0) (*held)["took_us"] = took_us;
+    trace_.release_held();
+    return;
+  }
+  nlohmann::json details = {{"seq", seq}, {"fate", fate}};
+  if (why != nullptr) details["why"] = why;
+  trace_.event(sim_.now_ns(), sim_.current_or_main().name, "complete", std::move(details));
+}
+
+void History::ok(uint64_t seq) {
+  model_.ack(seq);
+  complete(seq, "ok", nullptr);
+}
+
+void History::info(uint64_t seq, const char* why) {
+  model_.in_doubt(seq);
+  complete(seq, "info", why);
+}
+
+void History::crashed() {
+  model_.crashed();
+  const std::set<uint64_t> open = open_;
+  for (uint64_t seq : open) complete(seq, "info", "crash");
+  assert(open_.empty());
+}
+
+void History::close_fenced() {
+  const std::set<uint64_t> open = open_;
+  for (uint64_t seq : open) complete(seq, "info", "fenced");
+  assert(open_.empty());
+}
+
+void History::rebased(models::KvState state) {
+  assert(open_.empty() && "close_fenced() before the check's event");
+  model_.rebase(std::move(state));
+}
+
+uint64_t History::flush_started() {
+  const uint64_t covers = model_.flush_started();
+  trace_.event(sim_.now_ns(), sim_.current_or_main().name, "flush_start", {{"covers", covers}});
+  return covers;
+}
+
+void History::flush_returned(uint64_t covers, int ret) {
+  trace_.event(sim_.now_ns(), sim_.current_or_main().name, "flush_end", {{"covers", covers}, {"ok", ret == 0}});
+  if (ret == 0) model_.flush_returned(covers);
+}
+
+}  // namespace wtsim::world

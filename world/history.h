@@ -1,0 +1,66 @@
+#pragma once
+// The client history in the trace (README, "Checking a trace yourself"). Each commit has:
+// - its invocation (`commit`: seq, durable, every key it writes with a digest of each value);
+// - its completion (`complete`: fate ok, or info when it may or may not have happened);
+// - the journal flushes that make non-durable commits durable (`flush_start`, `flush_end`).
+// A recovered state is given by its digest. The model judges, and this records what it judged,
+// so that a reader sharing no code with the project can judge again. Every model transition of
+// a commit goes through here, so the two cannot drift apart.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "models/kv_model.h"
+#include "sim/scheduler.h"
+#include "traces/trace.h"
+
+namespace wtsim::world {
+
+class History {
+ public:
+  History(traces::Trace& trace, sim::Simulator& sim, models::KvModel& model) : trace_(trace), sim_(sim), model_(model) {}
+
+  // A commit is about to be asked of WiredTiger. `details` adds the workload's own fields (op, ns...).
+  uint64_t invoke(std::vector<models::KvWrite> writes, bool durable, nlohmann::json details);
+  void ok(uint64_t seq);
+  // May or may not have happened: a failed commit, or one a crash cut (`why`).
+  void info(uint64_t seq, const char* why);
+  // The node crashed: every commit still open is in doubt.
+  void crashed();
+  // Before a check of a recovered (or final) state is traced: a commit invoked on the fenced node
+  // after the crash (its fiber had not yet noticed) completes as info, so the check settles all.
+  void close_fenced();
+  // The model takes the checked state as its base. No commit is open.
+  void rebased(models::KvState state);
+  // A journal flush starts: it will make every acknowledged commit so far durable. Returns that seq.
+  uint64_t flush_started();
+  void flush_returned(uint64_t covers, int ret);
+  size_t open_commits() const { return open_.size(); }
+
+  // A commit lists its writes up to this many; a bigger one (an insert group) gives their count,
+  // first and last key and the digest change they make.
+  static constexpr size_t kWritesListedMax = 4;
+
+  // 16 hex digits of FNV-1a 64 over the value's bytes; null for an absent value (a delete).
+  static nlohmann::json value_digest(const models::Value& value);
+  // A state's digest: the sum, modulo 2^64, over its keys of entry(key, value), in 16 hex
+  // digits. Order-free, so a commit changes it by entry(key, new) - entry(key, old) per write.
+  static std::string state_digest(const models::KvState& state);
+  // FNV-1a 64 over key + "\0" + value_digest(value); 0 for an absent value.
+  static uint64_t entry(const std::string& key, const models::Value& value);
+
+ private:
+  void complete(uint64_t seq, const char* fate, const char* why);
+
+  traces::Trace& trace_;
+  sim::Simulator& sim_;
+  models::KvModel& model_;
+  std::map<uint64_t, sim::Nanos> invoked_ns_;  // open commits' invocation times
+  std::set<uint64_t> open_;  // invoked, not completed (ordered: the crash's completions are in seq order)
+};
+
+}  // namespace wtsim::world
