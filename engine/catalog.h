@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/document.h"
+#include "engine/mmap_allocator.h"
 
 namespace wtsim::engine {
 
@@ -31,6 +32,8 @@ struct CollectionSpec {
   bool padded = false;
   bool power_of_2_sizes = false;  // userFlags 1
   bool no_padding = false;        // userFlags 2
+  MmapAllocator::PaddingRules padding_rules = MmapAllocator::PaddingRules::kV26;
+  MmapAllocator::Options allocator_options() const { return {power_of_2_sizes, no_padding, padding_rules}; }
   std::vector<IndexSpec> indexes;  // secondary indexes; _id is the record store's key
 
   std::string db() const { return ns.substr(0, ns.find('.')); }

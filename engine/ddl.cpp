@@ -21,7 +21,7 @@ int Ddl::load_collections(OperationContext& op) {
   for (const auto& [ns, spec] : state_.catalog.collections()) {
     if ((ret = recount(op, spec)) != 0) return ret;
     if (!spec.padded) continue;
-    state_.allocators[ns] = MmapAllocator({spec.power_of_2_sizes, spec.no_padding});
+    state_.allocators[ns] = MmapAllocator(spec.allocator_options());
     if ((ret = padded::load(op, spec, &state_.allocators[ns])) != 0) return ret;
   }
   assert(state_.counts.size() >= state_.catalog.collections().size());
@@ -56,6 +56,7 @@ Status Ddl::create_collection(OperationContext& op, const std::string& ns, Colle
   spec.padded = options.padded;
   spec.power_of_2_sizes = options.power_of_2_sizes;
   spec.no_padding = options.no_padding;
+  spec.padding_rules = options.padding_rules;
   WT_SESSION* s = op.session();
   int ret = 0;
   if (spec.padded) {
@@ -64,7 +65,7 @@ Status Ddl::create_collection(OperationContext& op, const std::string& ns, Colle
     spec.indexes.push_back(id);
     ret = padded::create_tables(s, spec);
     if (ret == 0) ret = create_table(s, id.table.c_str(), kRawTable);
-    state_.allocators[ns] = MmapAllocator({spec.power_of_2_sizes, spec.no_padding});
+    state_.allocators[ns] = MmapAllocator(spec.allocator_options());
   } else {
     ret = create_table(s, spec.table.c_str(), kRawTable);
   }

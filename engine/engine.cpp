@@ -74,7 +74,7 @@ Document DocumentEngine::server_status(OperationContext& op) {
 Status DocumentEngine::padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out) {
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr || !coll->padded) return Status::error(ErrorCode::kNamespaceNotFound);
-  MmapAllocator persisted;
+  MmapAllocator persisted(coll->allocator_options());
   int ret = padded::load(op, *coll, &persisted);
   if (ret != 0) return Status::failed(ret);
   out->extents = persisted.extents();

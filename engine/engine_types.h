@@ -72,6 +72,7 @@ struct CollectionOptions {
   bool padded = false;  // the MMAPv1-style record store (collection-level locking, moves)
   bool power_of_2_sizes = false;
   bool no_padding = false;
+  MmapAllocator::PaddingRules padding_rules = MmapAllocator::PaddingRules::kV26;
 };
 
 // A padded collection's layout as persisted in its tables, and as the allocator holds it in memory.

@@ -18,9 +18,14 @@ constexpr uint32_t kBucketSizes[] = {32,       64,       128,      256,      512
 
 uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
 
-uint64_t initial_extent_size(uint32_t length) {
+// 1.x rounds extent sizes down to 256 bytes (`& 0xffffff00`), 2.6 up to 4 KB.
+uint64_t align_extent(uint64_t sz, MmapAllocator::PaddingRules rules) {
+  return rules == MmapAllocator::PaddingRules::kV1x ? sz & ~uint64_t{0xff} : align_up(sz, kExtentAlign);
+}
+
+uint64_t initial_extent_size(uint32_t length, MmapAllocator::PaddingRules rules) {
   const uint64_t sz = length < 1000 ? static_cast<uint64_t>(length) * 64 : static_cast<uint64_t>(length) * 16;
-  return std::clamp(align_up(sz, kExtentAlign), kExtentMin, kExtentMax);
+  return std::clamp(align_extent(sz, rules), kExtentMin, kExtentMax);
 }
 
 }  // namespace
@@ -45,11 +50,15 @@ uint32_t MmapAllocator::allocation_size(uint32_t bson_bytes) const {
 }
 
 uint64_t MmapAllocator::next_extent_size(uint32_t length) const {
-  if (extents_.empty()) return initial_extent_size(length);
+  const PaddingRules rules = options_.rules;
+  if (extents_.empty()) return initial_extent_size(length, rules);
   const uint64_t last = extents_.back();
-  const double grown = last < 4'000'000 ? static_cast<double>(last) * 4 : static_cast<double>(last) * 1.35;
-  const uint64_t sz = std::max(initial_extent_size(length), static_cast<uint64_t>(grown));
-  return std::clamp(align_up(sz, kExtentAlign), kExtentMin, kExtentMax);
+  const double late_growth = rules == PaddingRules::kV1x ? 1.2 : 1.35;
+  const double grown = last < 4'000'000 ? static_cast<double>(last) * 4 : static_cast<double>(last) * late_growth;
+  const uint64_t sz = std::max(initial_extent_size(length, rules), static_cast<uint64_t>(grown));
+  const uint64_t out = std::clamp(align_extent(sz, rules), kExtentMin, kExtentMax);
+  assert(out >= kExtentMin && out - kExtentHeaderBytes >= std::min<uint64_t>(length, kExtentMax - kExtentHeaderBytes));
+  return out;
 }
 
 void MmapAllocator::insert_free(const Region& r) { free_[bucket_of(r.length)].insert({r.length, r.loc.packed()}); }
@@ -137,13 +146,18 @@ void MmapAllocator::release(const Region& freed) {
 }
 
 void MmapAllocator::padding_fits() {
-  if (++fits_calls_ % 4 != 0) return;
-  if (padding_factor_ - 0.001 >= kPaddingMin) padding_factor_ -= 0.001;
+  const bool v1x = options_.rules == PaddingRules::kV1x;
+  if (!v1x && ++fits_calls_ % 4 != 0) return;
+  const double step = v1x ? 0.01 : 0.001;
+  if (padding_factor_ - step >= kPaddingMin) padding_factor_ -= step;
+  assert(padding_factor_ >= kPaddingMin);
 }
 
 void MmapAllocator::padding_too_small(int indexes) {
-  if (++too_small_calls_ % 4 != 0) return;
-  const double step = 0.001 * (std::min(indexes, 7) + 3);
+  assert(indexes >= 0);
+  const bool v1x = options_.rules == PaddingRules::kV1x;
+  if (!v1x && ++too_small_calls_ % 4 != 0) return;
+  const double step = v1x ? 0.6 : 0.001 * (std::min(indexes, 7) + 3);
   if (padding_factor_ + step <= kPaddingMax || planted::active(planted::Bug::kPaddingUnclamped)) padding_factor_ += step;
 }
 

@@ -1,8 +1,9 @@
 #pragma once
-// MMAPv1's record allocation (MongoDB 2.6): extents sized by the extent manager's rules, records
-// with 16-byte headers placed from size-bucketed free lists (best fit, split or take whole), the
-// allocation size from paddingFactor or usePowerOf2Sizes, and the 2.6 paddingFactor heuristic
-// with its one-in-four sampling. Pure in-memory logic; PaddedStore persists its decisions.
+// MMAPv1's record allocation: extents sized by the extent manager's rules, records with 16-byte
+// headers placed from size-bucketed free lists (best fit, split or take whole), the allocation
+// size from paddingFactor or usePowerOf2Sizes, and the paddingFactor heuristic of MongoDB 2.6
+// (with its one-in-four sampling) or of 1.x (1.6-1.8, which the padding account ran). Pure
+// in-memory logic; PaddedStore persists its decisions.
 #include <cstdint>
 #include <map>
 #include <set>
@@ -31,9 +32,15 @@ class MmapAllocator {
   static constexpr uint32_t kExtentHeaderBytes = 176;
   static constexpr double kPaddingMin = 1.0, kPaddingMax = 2.0;
 
+  // Whose rules. 1.x (namespace.h and pdfile.cpp of 1.6-1.8): paddingFits -0.01 and
+  // paddingTooSmall +0.6 on every call, neither leaving [1.0, 2.0]; every insert, a move's
+  // included, calls paddingFits before it sizes the record; extents grow 4x, then 1.2x from
+  // 4,000,000 bytes, rounded down to 256 bytes. 2.6: see padding_fits().
+  enum class PaddingRules { kV1x, kV26 };
   struct Options {
     bool power_of_2_sizes = false;
     bool no_padding = false;  // userFlags 2: allocate exactly
+    PaddingRules rules = PaddingRules::kV26;
   };
 
   MmapAllocator() = default;
@@ -47,8 +54,10 @@ class MmapAllocator {
                   std::vector<Region>* added);
   void release(const Region& record);
 
-  // The 2.6 heuristic: successful inserts and in-place updates call padding_fits(), moves call
-  // padding_too_small(); each acts on one call in four (MONGO_SOMETIMES(4)).
+  // The 2.6 heuristic: successful inserts and in-place updates call padding_fits() (-0.001),
+  // moves call padding_too_small() (+0.001 * (min(indexes, 7) + 3)); each acts on one call in four
+  // (MONGO_SOMETIMES(4)). 1.x: Options::PaddingRules.
+  bool fits_before_sizing() const { return options_.rules == PaddingRules::kV1x; }
   void padding_fits();
   void padding_too_small(int indexes);
   double padding_factor() const { return padding_factor_; }

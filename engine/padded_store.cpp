@@ -153,10 +153,12 @@ int place(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc
           std::string* rkey, uint32_t* record_bytes, bool fresh) {
   std::vector<uint64_t> new_extents;
   std::vector<Region> taken, added;
+  // 1.x's insert calls paddingFits first, a move's reinsert too; 2.6 after a fresh insert only.
+  if (alloc.fits_before_sizing()) alloc.padding_fits();
   const Region r = alloc.allocate(alloc.allocation_size(static_cast<uint32_t>(bson.size())), &new_extents, &taken, &added);
   *rkey = rkey_of(r.loc);
   *record_bytes = r.length;
-  if (fresh) alloc.padding_fits();
+  if (fresh && !alloc.fits_before_sizing()) alloc.padding_fits();
   const int ret = write_record(op, coll, *rkey, r.length, bson);
   return ret != 0 ? ret : persist(op, coll, alloc, new_extents, taken, added);
 }

@@ -2,6 +2,7 @@
 // extents, free lists, the paddingFactor heuristic, moves, and the layout oracle after each step.
 #include <gtest/gtest.h>
 
+#include "engine/bson.h"
 #include "engine/mmap_allocator.h"
 #include "engine/padded_store.h"
 #include "models/extent_layout.h"
@@ -71,6 +72,45 @@ TEST(MmapAllocator, PaddingHeuristicSamplesOneCallInFourAndStaysInRange) {
   EXPECT_LT(a.padding_factor(), 1.001);
 }
 
+constexpr MmapAllocator::Options kV1x{false, false, MmapAllocator::PaddingRules::kV1x};
+
+// MongoDB 1.x (namespace.h of 1.6-1.8): every call acts; a move adds 0.6, a fit takes 0.01,
+// and neither may leave [1.0, 2.0].
+TEST(MmapAllocator, PaddingHeuristicOf1xIsPlusPointSixMinusPointZeroOneWithinOneAndTwo) {
+  MmapAllocator a(kV1x);
+  a.padding_fits();  // 0.99 would leave the range: not applied
+  EXPECT_EQ(a.padding_factor(), 1.0);
+  a.padding_too_small(1);
+  EXPECT_DOUBLE_EQ(a.padding_factor(), 1.6);
+  a.padding_too_small(1);  // 2.2 would leave the range
+  EXPECT_DOUBLE_EQ(a.padding_factor(), 1.6);
+  for (int i = 0; i < 19; ++i) a.padding_fits();
+  EXPECT_NEAR(a.padding_factor(), 1.41, 1e-9);  // the account's 1.4099999999940787, within rounding
+  a.padding_too_small(7);  // 2.01 would leave the range; the number of indexes plays no part
+  EXPECT_NEAR(a.padding_factor(), 1.41, 1e-9);
+  for (int i = 0; i < 100; ++i) a.padding_fits();  // down in 0.01 steps, never below 1.0
+  EXPECT_GE(a.padding_factor(), 1.0);
+  EXPECT_LT(a.padding_factor(), 1.01);
+  a.padding_too_small(1);
+  const double after_move = a.padding_factor();
+  EXPECT_NEAR(after_move, 1.6, 0.011);
+  a.padding_too_small(1);  // + 0.6 would pass 2.0
+  EXPECT_EQ(a.padding_factor(), after_move);
+}
+
+// 1.x extents: 4x while the last is below 4,000,000 bytes, then 1.2x, rounded down to 256 bytes.
+TEST(MmapAllocator, ExtentsOf1xGrowFourTimesThenOnePointTwo) {
+  MmapAllocator a(kV1x);
+  std::vector<uint64_t> extents;
+  for (int i = 0; i < 120000; ++i) a.allocate(100, &extents, nullptr, nullptr);
+  ASSERT_GE(extents.size(), 7u);
+  EXPECT_EQ(extents[0], 6400u);  // 100 * 64, already a multiple of 256
+  EXPECT_EQ(extents[1], 25600u);
+  EXPECT_EQ(extents[4], 1638400u);
+  EXPECT_EQ(extents[5], 6553600u);               // 1,638,400 < 4,000,000: still 4x
+  EXPECT_EQ(extents[6], 7864320u);  // then (int)(6553600 * 1.2), a multiple of 256 already
+}
+
 TEST(MmapAllocator, RollbackUndoesAUnitOfWork) {
   MmapAllocator a;
   a.allocate(100, nullptr, nullptr, nullptr);
@@ -131,6 +171,32 @@ TEST(PaddedStore, GrowingDocumentsMoveAndRewriteEveryIndexEntry) {
     EXPECT_EQ(stats["numExtents"], 1);
     EXPECT_EQ(stats["nindexes"], 2);
     EXPECT_GT(stats["paddingFactor"].get<double>(), 0.99);
+  });
+}
+
+// Under 1.x a move calls paddingTooSmall, then its reinsert calls paddingFits before sizing the
+// new record: a move nets +0.59, and the moved record is sized with the new factor.
+TEST(PaddedStore, A1xMoveNetsPlusPointFiftyNineAndSizesWithTheNewFactor) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions options;
+    options.padded = true;
+    options.padding_rules = MmapAllocator::PaddingRules::kV1x;
+    ASSERT_TRUE(e.create_collection(op, kNs, options).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}}}, {}).ok());
+    EXPECT_EQ(e.coll_stats(kNs)["paddingFactor"].get<double>(), 1.0);
+    ASSERT_TRUE(e.update(op, kNs, {{"_id", 1}}, {{"$set", {{"blob", std::string(100, 'x')}}}}, false, false, {}).ok());
+    EXPECT_EQ(e.metrics().record_moves, 1u);
+    EXPECT_NEAR(e.coll_stats(kNs)["paddingFactor"].get<double>(), 1.59, 1e-9);
+    // The moved record: (int)((BSON + 16) * 1.59) rounded up to 4 bytes; its size counts netLength.
+    const std::vector<uint8_t> bson = to_bson(Document{{"_id", 1}, {"blob", std::string(100, 'x')}});
+    const auto expected = (static_cast<uint32_t>((bson.size() + 16) * 1.59) + 3) / 4 * 4;
+    EXPECT_EQ(e.coll_stats(kNs)["size"].get<int64_t>(), static_cast<int64_t>(expected) - 16);
+    ASSERT_TRUE(e.update(op, kNs, {{"_id", 1}}, {{"$set", {{"n", 1}}}}, false, false, {}).ok());  // fits in place
+    EXPECT_EQ(e.metrics().record_moves, 1u);
+    EXPECT_NEAR(e.coll_stats(kNs)["paddingFactor"].get<double>(), 1.58, 1e-9);
+    EXPECT_TRUE(layout_problems(e, op).empty());
   });
 }
 

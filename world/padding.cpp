@@ -22,6 +22,7 @@ class PaddingSystem final : public DocSystem {
     engine::CollectionOptions options;
     options.padded = true;
     options.power_of_2_sizes = world_.scenario().workload.power_of_2_sizes;
+    options.padding_rules = world_.scenario().workload.padding_rules;
     return engine_->create_collection(op, kNs, options);
   }
 

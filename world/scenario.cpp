@@ -50,6 +50,8 @@ const Names<engine::LockPolicy> kLockPolicies = {{"document", engine::LockPolicy
                                                  {"collection", engine::LockPolicy::kCollection}};
 const Names<RecordStore> kRecordStores = {{"wiredtiger", RecordStore::kWiredTiger}, {"mmapv1", RecordStore::kMmapv1}};
 const Names<PaddingVariant> kPaddingVariants = {{"grow", PaddingVariant::kGrow}, {"preset", PaddingVariant::kPreset}};
+const Names<engine::MmapAllocator::PaddingRules> kPaddingRules = {{"1.x", engine::MmapAllocator::PaddingRules::kV1x},
+                                                                  {"2.6", engine::MmapAllocator::PaddingRules::kV26}};
 const Names<TtlMode> kTtlModes = {{"index", TtlMode::kIndex}, {"manual", TtlMode::kManual}, {"none", TtlMode::kNone}};
 const Names<BackupMode> kBackupModes = {{"release", BackupMode::kRelease}, {"baseline", BackupMode::kBaseline},
                                         {"none", BackupMode::kNone}};
@@ -108,6 +110,7 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   w.kind = enum_of(r, "kind", w.kind, kWorkloadKinds);
   w.padding_variant = enum_of(r, "padding_variant", w.padding_variant, kPaddingVariants);
   w.power_of_2_sizes = r.bool_or("power_of_2_sizes", w.power_of_2_sizes);
+  w.padding_rules = enum_of(r, "padding_heuristic", w.padding_rules, kPaddingRules);
   w.insert_weight = r.u64_or("insert_weight", w.insert_weight);
   w.update_weight = r.u64_or("update_weight", w.update_weight);
   w.delete_weight = r.u64_or("delete_weight", w.delete_weight);

@@ -9,6 +9,7 @@
 
 #include "engine/cost_model.h"
 #include "engine/lock_manager.h"
+#include "engine/mmap_allocator.h"
 #include "faults/fault_plan.h"
 #include "faults/fault_swarm.h"
 #include "sim/virtual_clock.h"
@@ -63,6 +64,8 @@ struct WorkloadSpec {
   sim::Nanos stop_inserts_at_ns = 0;  // "time_series" only: > 0, inserts stop at this time
   PaddingVariant padding_variant = PaddingVariant::kGrow;  // "padding" only
   bool power_of_2_sizes = false;         // "padding" only: the collection's usePowerOf2Sizes
+  // "padding" only: whose paddingFactor rules ("padding_heuristic": "2.6" or "1.x")
+  engine::MmapAllocator::PaddingRules padding_rules = engine::MmapAllocator::PaddingRules::kV26;
 };
 
 // The TTL experiments (kind "time_series"): how old documents go away. Times are read from the
