@@ -288,16 +288,15 @@ RecoveryCheck KvModel::check(const KvState& recovered) const {
   return out;
 }
 
-Value KvModel::latest(const std::string& key) const {
+const std::string* KvModel::latest(const std::string& key) const {
   if (auto it = writes_by_key_.find(key); it != writes_by_key_.end() && !it->second.empty()) {
     const CommitRecord& r = record(it->second.back());
     for (auto w = r.writes.rbegin(); w != r.writes.rend(); ++w) {
-      if (w->key == key) return w->value;
+      if (w->key == key) return w->value ? &*w->value : nullptr;
     }
     assert(false && "writes_by_key_ names a commit that wrote the key");
   }
-  const std::string* v = find(base_, key);
-  return v != nullptr ? Value{*v} : Value{};
+  return find(base_, key);
 }
 
 Value KvModel::expected_value(const std::map<std::string, Value>& overlay, const std::string& key) const {

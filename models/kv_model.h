@@ -71,8 +71,8 @@ class KvModel {
 
   uint64_t begin_commit(std::vector<KvWrite> writes, bool durable);
   // The key's value after every commit begun so far (in doubt ones included): what the next
-  // commit overwrites, in the model's (commit) order.
-  Value latest(const std::string& key) const;
+  // commit overwrites, in the model's (commit) order. nullptr: absent. Valid until the next change.
+  const std::string* latest(const std::string& key) const;
   void ack(uint64_t seq);
   void in_doubt(uint64_t seq);
   // Rolled back before commit was asked for: must never appear.

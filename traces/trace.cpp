@@ -21,6 +21,12 @@ std::string canonical(const nlohmann::json& j) {
 
 }  // namespace
 
+std::string hex16(uint64_t h) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
 void check_format_version(uint64_t version) {
   const std::string v = std::to_string(version), ours = std::to_string(kFormatVersion);
   if (version > static_cast<uint64_t>(kFormatVersion)) {
@@ -71,9 +77,7 @@ std::string TraceHasher::finish(const nlohmann::json& verdict, uint64_t dropped)
   if (witness.is_object()) witness.erase("measured");  // as for events: measured values aside
   uint64_t h = sim::fnv1a64(canonical(witness), h_);
   h = sim::fnv1a64(std::to_string(dropped), h);
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return hex16(h);
 }
 
 void Trace::stream_to(EventSink* sink) {

@@ -24,6 +24,8 @@ constexpr const char* kFormatName = "wtsim-trace";
 constexpr int kFormatVersion = 2;
 // Throws sim::JsonError at /version unless this tool reads `version` (exactly kFormatVersion).
 void check_format_version(uint64_t version);
+// 16 lowercase hex digits: how the trace writes its hash and every digest.
+std::string hex16(uint64_t h);
 
 // The trace hash, computed incrementally: FNV-1a over the header's serialisation, then each event's
 // (its "measured" values aside), then the verdict's and the dropped-event count. The same chain

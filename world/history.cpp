@@ -1,34 +1,26 @@
 #include "world/history.h"
 
 #include <cassert>
-#include <cstdio>
 
 #include "sim/random.h"
 
 namespace wtsim::world {
-namespace {
 
-std::string hex16(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
-}
+using traces::hex16;
 
-}  // namespace
-
-nlohmann::json History::value_digest(const models::Value& value) {
-  if (!value) return nullptr;
+nlohmann::json History::value_digest(const std::string* value) {
+  if (value == nullptr) return nullptr;
   return hex16(sim::fnv1a64(*value));
 }
 
-uint64_t History::entry(const std::string& key, const models::Value& value) {
-  if (!value) return 0;
+uint64_t History::entry(const std::string& key, const std::string* value) {
+  if (value == nullptr) return 0;
   return sim::fnv1a64(key + std::string(1, '\0') + hex16(sim::fnv1a64(*value)));
 }
 
 std::string History::state_digest(const models::KvState& state) {
   uint64_t sum = 0;  // unsigned: wraps modulo 2^64
-  for (const auto& [key, value] : state) sum += entry(key, value);
+  for (const auto& [key, value] : state) sum += entry(key, &value);
   return hex16(sum);
 }
 
@@ -39,9 +31,10 @@ uint64_t History::invoke(std::vector<models::KvWrite> writes, bool durable, nloh
   nlohmann::json listed = nlohmann::json::array();
   uint64_t delta = 0;
   for (const models::KvWrite& w : writes) {
-    const models::Value before = model_.latest(w.key);
-    delta += entry(w.key, w.value) - entry(w.key, before);
-    if (writes.size() <= kWritesListedMax) listed.push_back({w.key, value_digest(w.value), value_digest(before)});
+    const std::string* after = w.value ? &*w.value : nullptr;
+    const std::string* before = model_.latest(w.key);  // read before begin_commit adds this write
+    delta += entry(w.key, after) - entry(w.key, before);
+    if (writes.size() <= kWritesListedMax) listed.push_back({w.key, value_digest(after), value_digest(before)});
   }
   if (writes.size() > kWritesListedMax) {
     details["writes_n"] = writes.size();

@@ -46,12 +46,12 @@ class History {
   static constexpr size_t kWritesListedMax = 4;
 
   // 16 hex digits of FNV-1a 64 over the value's bytes; null for an absent value (a delete).
-  static nlohmann::json value_digest(const models::Value& value);
+  static nlohmann::json value_digest(const std::string* value);
   // A state's digest: the sum, modulo 2^64, over its keys of entry(key, value), in 16 hex
   // digits. Order-free, so a commit changes it by entry(key, new) - entry(key, old) per write.
   static std::string state_digest(const models::KvState& state);
-  // FNV-1a 64 over key + "\0" + value_digest(value); 0 for an absent value.
-  static uint64_t entry(const std::string& key, const models::Value& value);
+  // FNV-1a 64 over key + "\0" + value_digest(value); 0 for an absent value (nullptr).
+  static uint64_t entry(const std::string& key, const std::string* value);
 
  private:
   void complete(uint64_t seq, const char* fate, const char* why);
