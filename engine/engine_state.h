@@ -9,10 +9,12 @@
 #include <string>
 
 #include "engine/catalog.h"
+#include "engine/deleted_entries.h"
 #include "engine/engine_types.h"
 #include "engine/lock_manager.h"
 #include "engine/metrics.h"
 #include "engine/mmap_allocator.h"
+#include "engine/operation_context.h"
 
 namespace wtsim::engine {
 
@@ -35,9 +37,15 @@ struct EngineState {
     return allocators.at(coll.ns);
   }
   // The virtual CPU time of a scan that examined `keys` index entries and `docs` documents.
-  void pay_scan_cost(uint64_t keys, uint64_t docs) {
+  void pay_scan_cost(uint64_t keys, uint64_t docs, uint64_t deleted_entries = 0) {
     env.cpu->use(config.cost.cpu_per_key_ns * static_cast<sim::Nanos>(keys) +
-                 config.cost.cpu_per_doc_ns * static_cast<sim::Nanos>(docs));
+                 config.cost.cpu_per_doc_ns * static_cast<sim::Nanos>(docs) +
+                 config.cost.deleted_entry_ns * static_cast<sim::Nanos>(deleted_entries));
+  }
+  // After a commit: the transaction's index edits enter the deleted-entry model.
+  void index_edits_committed(OperationContext& op) {
+    deleted_entries.committed(op.index_edits, env.sim->now_ns());
+    op.index_edits.clear();
   }
   // Milliseconds since the epoch on the virtual clock (what new Date() returns).
   int64_t now_ms() const { return sim::kVirtualEpochSec * 1000 + env.sim->now_ns() / sim::kNsPerMs; }
@@ -50,6 +58,7 @@ struct EngineState {
   Metrics metrics;
   std::map<std::string, CollectionCounts> counts;
   std::map<std::string, MmapAllocator> allocators;  // padded collections
+  DeletedEntries deleted_entries;                    // index tombstones still in WiredTiger's memory
   uint64_t next_object_id = 1;
 };
 

@@ -49,6 +49,7 @@ struct FindRequest {
 struct FindResult {
   std::vector<Document> docs;
   Document explain;  // explain("executionStats") form
+  uint64_t deleted_entries_stepped = 0;  // inside WiredTiger, unseen by explain (engine/deleted_entries.h)
   int wt_code = 0;
   ErrorCode code = ErrorCode::kOk;
   std::string error;

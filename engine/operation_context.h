@@ -6,6 +6,9 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include "engine/deleted_entries.h"
 
 namespace wtsim::engine {
 
@@ -23,9 +26,15 @@ class OperationContext {
   // Drops cached cursors (needed before verify, drop, or when a table goes away).
   void close_cursors();
 
-  int begin() { return session_->begin_transaction(session_, "isolation=snapshot"); }
+  int begin() {
+    index_edits.clear();
+    return session_->begin_transaction(session_, "isolation=snapshot");
+  }
   int commit() { return session_->commit_transaction(session_, nullptr); }
-  void rollback() { session_->rollback_transaction(session_, nullptr); }
+  void rollback() {
+    index_edits.clear();
+    session_->rollback_transaction(session_, nullptr);
+  }
   int flush_log() { return session_->log_flush(session_, "sync=on"); }
 
   // Set while this operation runs the TTL monitor's deletes: the index's field and
@@ -38,6 +47,10 @@ class OperationContext {
     int64_t bound_ms = 0;  // the pass's bound: documents whose Date is below it expire
   };
   std::optional<TtlTag> ttl_tag;
+
+  // The index entries this transaction wrote and removed, for the engine's model of deleted
+  // entries still in memory (engine/deleted_entries.h). Cleared by begin() and rollback().
+  std::vector<IndexEdit> index_edits;
 
  private:
   WT_SESSION* session_ = nullptr;

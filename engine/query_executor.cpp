@@ -72,6 +72,13 @@ class Scan {
     return 0;
   }
   const ScanStats& stats() const { return stats_; }
+  // The index range the scan's cursor stepped through, [from, to) (to: nullopt for the end of the
+  // index), or nullopt for a scan that used no index range. Deleted entries there cost time.
+  struct Walk {
+    std::string table, from;
+    std::optional<std::string> to;
+  };
+  std::optional<Walk> walked() const { return walked_; }
 
  private:
   int id_hack(const Visitor& visit) {
@@ -132,16 +139,18 @@ class Scan {
     int exact = 0;
     ret = position(c, std::nullopt, &exact);
     std::set<std::string> seen;
+    std::optional<std::string> last;  // the entry the cursor is on
     while (ret == 0) {
       ++stats_.works;
       WT_ITEM key, value;
       if ((ret = c->get_key(c, &key)) != 0 || (ret = c->get_value(c, &value)) != 0) break;
       const std::string entry = string_of(key);
+      last = entry;
       const int where = against_bounds(entry);
       if (where > 0) break;
       ++stats_.keys_examined;
       if (where == 0 && (ret = visit_entry(string_of(value), seen, visit)) != 0) break;
-      if (stopped_) return 0;
+      if (stopped_) return note_walk(last, true), 0;
       if (yielder_.due(stats_)) {
         if ((ret = yield()) != 0) break;
         c = op_.cursor(plan_.index->table, &ret);
@@ -152,8 +161,20 @@ class Scan {
       ret = plan_.backward ? c->prev(c) : c->next(c);
     }
     if (ret == WT_NOTFOUND) ++stats_.works;  // the work that finds the end of the index
+    note_walk(ret == WT_NOTFOUND ? std::nullopt : last, ret != WT_NOTFOUND);
     stats_.is_eof = ret == WT_NOTFOUND || ret == 0;
     return ret == WT_NOTFOUND ? 0 : ret;
+  }
+
+  // From the scan's start to `stop` (the entry it stopped on; nullopt: it ran off the index's end).
+  void note_walk(const std::optional<std::string>& stop, bool stopped_on_entry) {
+    const std::string start = !plan_.backward ? (plan_.low ? plan_.low->key : "") : (plan_.high ? plan_.high->key + kPastEveryEntry : "");
+    if (!plan_.backward) {
+      walked_ = Walk{plan_.index->table, start, stopped_on_entry ? stop : std::nullopt};
+    } else {
+      const std::optional<std::string> upper = plan_.high ? std::optional<std::string>(start) : std::nullopt;
+      walked_ = Walk{plan_.index->table, stopped_on_entry && stop ? *stop + '\0' : "", upper};
+    }
   }
 
   int visit_entry(const std::string& rkey, std::set<std::string>& seen, const Visitor& visit) {
@@ -229,6 +250,7 @@ class Scan {
   Yielder yielder_;
   ScanStats stats_;
   bool stopped_ = false;
+  std::optional<Walk> walked_;
 };
 
 Document stage_json(const QueryPlan& plan, const ScanStats& s, bool with_stats, uint64_t limit, size_t returned) {
@@ -291,6 +313,15 @@ Document explain_of(const std::string& ns, const QueryPlan& plan, const ScanStat
             {"executionStages", stage_json(plan, s, true, limit, returned)}}}};
 }
 
+// The deleted entries a scan's cursor stepped over (engine/deleted_entries.h).
+uint64_t deleted_entries_walked(EngineState& state_, const Scan& scan) {
+  const std::optional<Scan::Walk> walk = scan.walked();
+  if (!walk) return 0;
+  const CostModel& cost = state_.config.cost;
+  const uint64_t n = state_.deleted_entries.walk(walk->table, walk->from, walk->to, state_.env.sim->now_ns(), cost.deleted_entry_evict_ns);
+  return n;
+}
+
 }  // namespace
 
 int QueryExecutor::matching_records(OperationContext& op, const CollectionSpec& coll, const Document& filter,
@@ -322,7 +353,7 @@ std::vector<std::string> QueryExecutor::target_keys(OperationContext& op, const 
     state_.metrics.query_executor.scanned += scan.stats().keys_examined;
     state_.metrics.query_executor.scanned_objects += scan.stats().docs_examined;
   }
-  state_.pay_scan_cost(scan.stats().keys_examined, scan.stats().docs_examined);
+  state_.pay_scan_cost(scan.stats().keys_examined, scan.stats().docs_examined, deleted_entries_walked(state_, scan));
   return keys;
 }
 
@@ -367,7 +398,8 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   state_.metrics.document.returned += result.docs.size();
   state_.metrics.query_executor.scanned += s.keys_examined;
   state_.metrics.query_executor.scanned_objects += s.docs_examined;
-  state_.pay_scan_cost(s.keys_examined, s.docs_examined);
+  result.deleted_entries_stepped = deleted_entries_walked(state_, scan);
+  state_.pay_scan_cost(s.keys_examined, s.docs_examined, result.deleted_entries_stepped);
   result.explain = explain_of(ns, plan, s, req.limit, result.docs.size(), state_.env.sim->now_ns() - start_ns);
   return result;
 }

@@ -102,6 +102,7 @@ int WriteUnit::apply_indexes(OperationContext& op, const CollectionSpec& coll, c
       WT_ITEM key = item_of(entry);
       c->set_key(c, &key);
       if ((ret = c->remove(c)) != 0 && ret != WT_NOTFOUND) return ret;
+      if (ret == 0) op.index_edits.push_back({spec.table, entry, /*removed=*/true});
     }
     for (const std::string& k : new_keys) {
       if (!moved && old_keys.count(k) != 0) continue;
@@ -119,6 +120,7 @@ int WriteUnit::apply_indexes(OperationContext& op, const CollectionSpec& coll, c
       WT_ITEM value = item_of(change.new_rkey);
       c->set_value(c, &value);
       if ((ret = c->insert(c)) != 0) return ret;
+      op.index_edits.push_back({spec.table, entry, /*removed=*/false});
     }
   }
   return 0;
@@ -189,6 +191,7 @@ int WriteUnit::commit_attempt(OperationContext& op, const WriteTarget& target, A
   if (alloc != nullptr) ret == 0 ? alloc->commit() : alloc->rollback();
   if (observer != nullptr) observer->after_commit(ticket, ret);
   if (ret != 0) return ret;
+  state_.index_edits_committed(op);
   if (a.moved(target.rkey)) ++state_.metrics.record_moves;
   CollectionCounts& counts = state_.counts[coll.ns];
   counts.count += (a.next ? 1 : 0) - (a.current ? 1 : 0);
@@ -290,6 +293,7 @@ int WriteUnit::insert_group_attempt(OperationContext& op, const CollectionSpec& 
   ret = op.commit();
   if (observer != nullptr) observer->after_commit(ticket, ret);
   if (ret != 0) return ret;
+  state_.index_edits_committed(op);
   state_.counts[coll.ns].count += static_cast<int64_t>(group.size());
   state_.counts[coll.ns].data_bytes += static_cast<int64_t>(bytes);
   if (tickets.durable) tickets.ids.push_back(ticket);

@@ -21,7 +21,6 @@ namespace {
 constexpr const char* kSentinel = "backup.in_progress";
 constexpr uint64_t kChunkBytes = 1 << 20;  // the copy yields between chunks
 const char* const kCollections[] = {"test.hot", "test.warm", "test.append", "test.cold"};
-constexpr uint64_t kHotDocs = 200, kWarmDocs = 2000, kColdDocs = 4000;
 constexpr size_t kDocBytes = 1000;
 
 std::string file_of(const std::string& table_uri) { return table_uri.substr(table_uri.find(':') + 1) + ".wt"; }
@@ -32,8 +31,10 @@ class BackupSystem final : public DocSystem {
 
   void spawn_actors(const std::string& suffix) override {
     sim::Simulator& sim = world_.sim();
-    sim.spawn("hot-writer" + suffix, "node", [this] { updater("test.hot", kHotDocs, 1); });
-    sim.spawn("warm-writer" + suffix, "node", [this] { updater("test.warm", kWarmDocs, 8); });
+    const BackupSpec& spec = world_.scenario().backup;
+    const uint64_t hot = spec.hot_docs, warm = spec.warm_docs, warm_every = spec.warm_every;
+    sim.spawn("hot-writer" + suffix, "node", [this, hot] { updater("test.hot", hot, 1); });
+    sim.spawn("warm-writer" + suffix, "node", [this, warm, warm_every] { updater("test.warm", warm, warm_every); });
     sim.spawn("appender" + suffix, "node", [this] { appender(); });
     if (world_.scenario().backup.mode != BackupMode::kNone && !backup_done_) {
       sim.spawn("backup" + suffix, "node", [this] { backup(); });
@@ -127,7 +128,9 @@ class BackupSystem final : public DocSystem {
     if (!s.ok() || loaded_) return s;
     int ret = 0;
     loaded_ = true;  // the initial data, once
-    const std::pair<const char*, uint64_t> initial[] = {{"test.hot", kHotDocs}, {"test.warm", kWarmDocs}, {"test.cold", kColdDocs}};
+    const BackupSpec& spec = world_.scenario().backup;
+    const std::pair<const char*, uint64_t> initial[] = {
+        {"test.hot", spec.hot_docs}, {"test.warm", spec.warm_docs}, {"test.append", spec.append_docs}, {"test.cold", spec.cold_docs}};
     for (const auto& [ns, n] : initial) {
       for (uint64_t start = 0; ret == 0 && start < n; start += 500) {
         std::vector<engine::Document> batch;
@@ -135,6 +138,7 @@ class BackupSystem final : public DocSystem {
         ret = engine_->insert_many(op, ns, std::move(batch), {true}).wt_code;
       }
     }
+    next_append_ = spec.append_docs;
     return engine::Status::from_wt(ret);
   }
 
@@ -153,7 +157,7 @@ class BackupSystem final : public DocSystem {
       const uint64_t id = rng.below(docs);
       const engine::WriteConcern wc{rng.chance(world_.scenario().workload.durable_fraction)};
       write("update", [&] { return engine_->update(op, ns, {{"_id", id}}, {{"$inc", {{"v", 1}}}}, false, false, wc); });
-      ++writes_[ns];
+      ++rewrites_[ns];
     }
   }
 
@@ -162,10 +166,9 @@ class BackupSystem final : public DocSystem {
     engine::OperationContext op(world_.node().conn());
     sim::Simulator& sim = world_.sim();
     while (sim.now_ns() < world_.end_ns()) {
-      sim.sleep_for(world_.scenario().workload.think_ns * 4);
+      sim.sleep_for(world_.scenario().workload.think_ns * static_cast<sim::Nanos>(world_.scenario().backup.append_every));
       if (sim.now_ns() >= world_.end_ns()) break;
       write("insert", [&] { return engine_->insert_many(op, "test.append", {doc(next_append_++, 0)}, {}); });
-      ++writes_["test.append"];
     }
   }
 
@@ -210,14 +213,17 @@ class BackupSystem final : public DocSystem {
     return done;
   }
 
-  // Tables in copy order: hottest first (writes so far, as the expansion-rate estimate).
+  // Tables in copy order: by updates so far (the expansion-rate estimate), hottest or coldest
+  // first, or by name. A table released early stops growing early: hottest first is the account's.
   std::vector<std::pair<std::string, std::string>> tables_in_order() {
-    std::vector<std::pair<std::string, std::string>> tables;  // (ns or "", table uri)
+    std::vector<std::pair<std::string, std::string>> tables;  // (ns or "", table uri), by name
     tables.emplace_back("", engine::Catalog::kUri);
     for (const auto& [ns, coll] : engine_->catalog().collections()) tables.emplace_back(ns, coll.table);
-    if (world_.scenario().backup.order == BackupOrder::kHottestFirst) {
-      std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) { return writes_[a.first] > writes_[b.first]; });
-    }
+    const BackupOrder order = world_.scenario().backup.order;
+    if (order == BackupOrder::kName) return tables;
+    std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) {
+      return order == BackupOrder::kHottestFirst ? rewrites_[a.first] > rewrites_[b.first] : rewrites_[a.first] < rewrites_[b.first];
+    });
     return tables;
   }
 
@@ -377,7 +383,9 @@ class BackupSystem final : public DocSystem {
   void restore_failed(const std::string& detail) { finding(properties::Property::kBackupRestoresSnapshot, detail); }
 
   std::unique_ptr<faults::Disk> destination_;
-  std::map<std::string, uint64_t> writes_;  // per collection, the expansion-rate estimate
+  // Per collection, the expansion-rate estimate: updates so far. Under a pin only rewritten pages
+  // need new space; appends fill new pages whether pinned or not, so they do not count.
+  std::map<std::string, uint64_t> rewrites_;
   std::vector<std::string> restored_tables_;
   uint64_t next_append_ = 0;
   uint64_t snapshot_seq_ = 0;  // the last commit the backup's point in time includes

@@ -55,7 +55,9 @@ const Names<engine::MmapAllocator::PaddingRules> kPaddingRules = {{"1.x", engine
 const Names<TtlMode> kTtlModes = {{"index", TtlMode::kIndex}, {"manual", TtlMode::kManual}, {"none", TtlMode::kNone}};
 const Names<BackupMode> kBackupModes = {{"release", BackupMode::kRelease}, {"baseline", BackupMode::kBaseline},
                                         {"none", BackupMode::kNone}};
-const Names<BackupOrder> kBackupOrders = {{"hottest_first", BackupOrder::kHottestFirst}, {"name", BackupOrder::kName}};
+const Names<BackupOrder> kBackupOrders = {
+    {"hottest_first", BackupOrder::kHottestFirst}, {"coldest_first", BackupOrder::kColdestFirst}, {"name", BackupOrder::kName}};
+const Names<QueryLoop> kQueryLoops = {{"off", QueryLoop::kOff}, {"every", QueryLoop::kEvery}, {"back_to_back", QueryLoop::kBackToBack}};
 
 template <class E>
 const char* name_in(const Names<E>& names, E value) {
@@ -155,6 +157,13 @@ TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
   t.index_at_ns = ns_or(r, "index_at_ms", t.index_at_ns, kNsPerMs);
   t.primary = one_of(r, "role", "primary", {"primary", "secondary"}) == "primary";
   t.query_every_ns = ns_or(r, "query_every_ms", t.query_every_ns, kNsPerMs);
+  // A period alone means a periodic loop (as scenarios before "query_loop" say it).
+  t.query_loop = enum_of(r, "query_loop", t.query_every_ns > 0 ? QueryLoop::kEvery : QueryLoop::kOff, kQueryLoops);
+  t.query_client_ns = ns_or(r, "query_client_us", t.query_client_ns, sim::kNsPerUs);
+  if (t.query_client_ns == 0) throw sim::JsonError(r.path_of("query_client_us"), "must be at least 1");
+  if (t.query_loop == QueryLoop::kEvery && t.query_every_ns == 0) {
+    throw sim::JsonError(r.path_of("query_every_ms"), "must be at least 1 when query_loop is \"every\"");
+  }
   t.touch_every_ns = ns_or(r, "touch_every_ms", t.touch_every_ns, kNsPerMs);
   r.reject_unknown();
   return t;
@@ -170,6 +179,20 @@ BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
   if (b.copy_mb_per_s == 0) throw sim::JsonError(r.path_of("copy_mb_per_s"), "must be at least 1");
   b.destination_mb = r.u64_or("destination_mb", b.destination_mb);
+  constexpr uint64_t kDocsMax = 10'000'000;  // 1 KB documents: 10 GB per collection at most
+  const auto docs = [&](const char* field, uint64_t value, uint64_t min) {
+    const uint64_t n = r.u64_or(field, value);
+    if (n < min || n > kDocsMax) {
+      throw sim::JsonError(r.path_of(field), "must be in [" + std::to_string(min) + ", " + std::to_string(kDocsMax) + "]");
+    }
+    return n;
+  };
+  b.hot_docs = docs("hot_docs", b.hot_docs, 1);  // the writers pick one of them
+  b.warm_docs = docs("warm_docs", b.warm_docs, 1);
+  b.cold_docs = docs("cold_docs", b.cold_docs, 0);
+  b.append_docs = docs("append_docs", b.append_docs, 0);
+  b.warm_every = docs("warm_every", b.warm_every, 1);
+  b.append_every = docs("append_every", b.append_every, 1);
   r.reject_unknown();
   return b;
 }
@@ -213,6 +236,7 @@ const char* to_string(PaddingVariant v) { return name_in(kPaddingVariants, v); }
 const char* to_string(TtlMode v) { return name_in(kTtlModes, v); }
 const char* to_string(BackupMode v) { return name_in(kBackupModes, v); }
 const char* to_string(BackupOrder v) { return name_in(kBackupOrders, v); }
+const char* to_string(QueryLoop v) { return name_in(kQueryLoops, v); }
 
 void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what) {
   nlohmann::json* node = &j;

@@ -23,7 +23,8 @@ enum class RecordStore { kWiredTiger, kMmapv1 };          // mmapv1: padded reco
 enum class PaddingVariant { kGrow, kPreset };             // {_id} then $inc new fields, or preset
 enum class TtlMode { kIndex, kManual, kNone };            // TTL monitor, a deleteMany job, neither
 enum class BackupMode { kRelease, kBaseline, kNone };     // per-table release, a backup cursor
-enum class BackupOrder { kHottestFirst, kName };
+enum class BackupOrder { kHottestFirst, kColdestFirst, kName };  // by writes so far, or by name
+enum class QueryLoop { kOff, kEvery, kBackToBack };      // the TTL query loop: none, one per period, back to back
 // As the scenario file spells them.
 const char* to_string(WorkloadKind v);
 const char* to_string(RecordStore v);
@@ -31,6 +32,7 @@ const char* to_string(PaddingVariant v);
 const char* to_string(TtlMode v);
 const char* to_string(BackupMode v);
 const char* to_string(BackupOrder v);
+const char* to_string(QueryLoop v);
 
 struct NodeSpec {
   uint64_t cache_mb = 64;
@@ -78,7 +80,9 @@ struct TtlSpec {
   sim::Nanos manual_every_ns = 60 * sim::kNsPerSec;  // the manual job's period
   sim::Nanos index_at_ns = 0;        // > 0: the index is created this late (the backlog case)
   bool primary = true;               // false: the node is a secondary (TTL deletes nothing)
-  sim::Nanos query_every_ns = 0;     // > 0: find().sort({created_at: 1}).limit(1) with explain
+  QueryLoop query_loop = QueryLoop::kOff;  // find().sort({created_at: 1}).limit(1) with explain
+  sim::Nanos query_every_ns = 0;     // the period of QueryLoop::kEvery
+  sim::Nanos query_client_ns = 2500 * sim::kNsPerUs;  // QueryLoop::kBackToBack: the shell's round trip
   sim::Nanos touch_every_ns = 0;     // > 0: a client moves a random document's created_at to now
 };
 
@@ -90,6 +94,14 @@ struct BackupSpec {
   BackupOrder order = BackupOrder::kHottestFirst;
   uint64_t copy_mb_per_s = 50;         // the copy's bandwidth (virtual)
   uint64_t destination_mb = 0;         // > 0: the backup device's capacity (ENOSPC beyond it)
+  // The four collections: documents loaded at the start, and how many think times the warm and
+  // append-only writers wait between writes (the hot one writes every think time; cold never).
+  uint64_t hot_docs = 200;
+  uint64_t warm_docs = 2000;
+  uint64_t cold_docs = 4000;
+  uint64_t append_docs = 0;
+  uint64_t warm_every = 8;
+  uint64_t append_every = 4;
 };
 
 struct Scenario {

@@ -2,6 +2,8 @@
 // at a steady rate into test.demo while old documents go away through the TTL monitor (an index
 // with expireAfterSeconds; world/ttl_monitor.h) or a manual deleteMany job, optionally with the
 // TTL index created late (a backlog) and a query loop timing find().sort({created_at: 1}).limit(1).
+#include <cassert>
+
 #include "world/doc_system.h"
 #include "world/ttl_monitor.h"
 
@@ -11,6 +13,43 @@ namespace {
 constexpr const char* kNs = "test.demo";
 constexpr const char* kField = "created_at";
 constexpr int kUuidsPerDocument = 5;
+
+// The back-to-back query loop's figures since the last metric sample: queries per second of
+// virtual time, and their latency.
+class QueryWindow {
+ public:
+  void add(sim::Nanos took_ns, bool ok, uint64_t deleted_stepped) {
+    assert(took_ns >= 0);
+    ++queries_;
+    deleted_stepped_max_ = std::max(deleted_stepped_max_, deleted_stepped);
+    failed_ += ok ? 0 : 1;
+    took_ns_sum_ += took_ns;
+    took_ns_max_ = std::max(took_ns_max_, took_ns);
+  }
+
+  // The window's figures, and a new window from `now_ns`.
+  nlohmann::json take(sim::Nanos now_ns) {
+    assert(now_ns >= since_ns_);
+    const double seconds = static_cast<double>(now_ns - since_ns_) / static_cast<double>(sim::kNsPerSec);
+    nlohmann::json out = {{"per_s", seconds > 0 ? static_cast<double>(queries_) / seconds : 0.0},
+                          {"queries", queries_},
+                          {"failed", failed_},
+                          {"mean_us", queries_ == 0 ? 0 : took_ns_sum_ / static_cast<sim::Nanos>(queries_) / sim::kNsPerUs},
+                          {"max_us", took_ns_max_ / sim::kNsPerUs},
+                          {"deleted_entries_stepped_max", deleted_stepped_max_}};
+    *this = QueryWindow{};
+    since_ns_ = now_ns;
+    return out;
+  }
+
+ private:
+  sim::Nanos since_ns_ = 0;
+  uint64_t queries_ = 0;
+  uint64_t failed_ = 0;
+  sim::Nanos took_ns_sum_ = 0;
+  sim::Nanos took_ns_max_ = 0;
+  uint64_t deleted_stepped_max_ = 0;  // inside WiredTiger (engine/deleted_entries.h)
+};
 
 class TimeSeriesSystem final : public DocSystem {
  public:
@@ -29,7 +68,7 @@ class TimeSeriesSystem final : public DocSystem {
     }
     if (ttl.mode == TtlMode::kManual) sim.spawn("delete-job" + suffix, "node", [this] { delete_job(); });
     if (ttl.mode != TtlMode::kNone && ttl.index_at_ns > 0) sim.spawn("index-builder" + suffix, "node", [this] { late_index(); });
-    if (ttl.query_every_ns > 0) sim.spawn("query-loop" + suffix, "node", [this] { query_loop(); });
+    if (ttl.query_loop != QueryLoop::kOff) sim.spawn("query-loop" + suffix, "node", [this] { query_loop(); });
     if (ttl.touch_every_ns > 0) sim.spawn("toucher" + suffix, "node", [this] { toucher(); });
     spawn_oplog_trimmer(suffix);
   }
@@ -142,20 +181,31 @@ class TimeSeriesSystem final : public DocSystem {
                          {{"index", "created_at_1"}, {"code", s.trace_code()}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
   }
 
+  // The account's query loop: find().sort({created_at: 1}).limit(1) with explain, once per
+  // query_every_ms (a "query" event each) or back to back as its run(900, query) did (each query
+  // preceded by the shell's round trip; counted into the metric samples' query_loop, not traced
+  // one by one: hundreds per second).
   void query_loop() {
     sim::Simulator& sim = world_.sim();
+    const TtlSpec& ttl = world_.scenario().ttl;
     engine::OperationContext op(world_.node().conn());
     engine::FindRequest oldest;
     oldest.sort = std::make_pair(std::string(kField), 1);
     oldest.limit = 1;
     // Like the account, query once the index exists (before it, each call would sort everything).
-    const sim::Nanos index_ns = world_.scenario().ttl.index_at_ns;
-    if (sim.now_ns() < index_ns) sim.sleep_until(std::min(index_ns, world_.end_ns()));
+    if (sim.now_ns() < ttl.index_at_ns) sim.sleep_until(std::min(ttl.index_at_ns, world_.end_ns()));
+    const bool periodic = ttl.query_loop == QueryLoop::kEvery;
     while (true) {
-      sim.sleep_until(std::min(sim.now_ns() + world_.scenario().ttl.query_every_ns, world_.end_ns()));
+      const sim::Nanos pause_ns = periodic ? ttl.query_every_ns : ttl.query_client_ns;
+      sim.sleep_until(std::min(sim.now_ns() + pause_ns, world_.end_ns()));
       if (sim.now_ns() >= world_.end_ns()) break;
       const sim::Nanos start_ns = sim.now_ns();
       const engine::FindResult r = world_.node_call("find", [&] { return engine_->find(op, kNs, oldest); });
+      const sim::Nanos took_ns = sim.now_ns() - start_ns;
+      if (!periodic) {
+        queries_.add(took_ns, r.wt_code == 0, r.deleted_entries_stepped);
+        continue;
+      }
       const engine::Document& stats = r.explain["executionStats"];
       engine::Document scan = stats["executionStages"];
       while (scan.contains("inputStage")) scan = engine::Document(scan["inputStage"]);
@@ -165,9 +215,18 @@ class TimeSeriesSystem final : public DocSystem {
                             {"docsExamined", stats.value("totalDocsExamined", 0)},
                             {"seeks", scan.value("seeks", 0)},
                             {"works", scan.value("works", 0)},
-                            {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
+                            {"took_us", took_ns / sim::kNsPerUs}});
     }
   }
+
+  nlohmann::json sample_metrics() override {
+    nlohmann::json sample = DocSystem::sample_metrics();
+    if (sample.is_null() || world_.scenario().ttl.query_loop != QueryLoop::kBackToBack) return sample;
+    sample["query_loop"] = queries_.take(world_.sim().now_ns());
+    return sample;
+  }
+
+  QueryWindow queries_;
 
   TtlMonitor monitor_{world_, world_.scenario().ttl};
   // Per inserter of this generation: [first _id, next _id) inserted so far (the toucher's pool).
