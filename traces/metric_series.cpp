@@ -91,12 +91,18 @@ std::vector<MetricValue> sample_values(const nlohmann::json& sample) {
   if (disk != nullptr && disk->is_number()) {
     out.push_back({"disk bytes", "table files", *disk});
   }
+  if (const nlohmann::json* q = find_path(sample, {"query_loop", "per_s"}); q != nullptr && q->is_number()) {
+    out.push_back({"query_loop.per_s", "find().sort({created_at: 1}).limit(1)", *q});
+  }
+  if (const nlohmann::json* q = find_path(sample, {"query_loop", "max_us"}); q != nullptr && q->is_number()) {
+    out.push_back({"query_loop.max_us", "slowest query (virtual us)", *q});
+  }
   return out;
 }
 
 bool panel_before(const std::string& a, const std::string& b) {
-  static constexpr std::array<const char*, 10> kFirst = {
-      "collStats.count", "opcounters", "wiredTiger cursor calls", "metrics.ttl", "metrics.document",
+  static constexpr std::array<const char*, 11> kFirst = {
+      "query_loop.per_s", "collStats.count", "opcounters", "wiredTiger cursor calls", "metrics.ttl", "metrics.document",
       "disk bytes", "collStats.storageSize", "collStats.size", "collStats.paddingFactor", "metrics.record"};
   auto rank = [](const std::string& p) {
     for (size_t i = 0; i < kFirst.size(); ++i) {

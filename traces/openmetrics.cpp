@@ -98,6 +98,12 @@ std::vector<std::string> openmetrics_lines(const nlohmann::json& sample, double 
     }
   }
   if (sample.contains("disk_bytes")) add(out, "wtsim_disk_bytes", "", sample["disk_bytes"], ts);
+  if (sample.contains("query_loop") && sample["query_loop"].is_object()) {  // the TTL account's query loop
+    const nlohmann::json& q = sample["query_loop"];
+    for (const char* field : {"per_s", "mean_us", "max_us", "deleted_entries_stepped_max"}) {
+      if (q.contains(field)) add(out, std::string("wtsim_query_loop_") + field, "", q[field], ts);
+    }
+  }
   if (sample.contains("measured") && sample["measured"].contains("disk_bytes")) {  // traces before the fiber layer
     add(out, "wtsim_disk_bytes", "", sample["measured"]["disk_bytes"], ts);
   }

@@ -211,6 +211,8 @@ engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   ns("cpu_per_key_ns", c.cpu_per_key_ns);
   ns("cpu_per_doc_ns", c.cpu_per_doc_ns);
   ns("move_ns", c.move_ns);
+  ns("deleted_entry_ns", c.deleted_entry_ns);
+  ns("deleted_entry_evict_ns", c.deleted_entry_evict_ns);
   ns("disk_per_byte_ns", c.disk_per_byte_ns);
   ns("disk_sync_ns", c.disk_sync_ns);
   ns("restart_ns", c.restart_ns);
