@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 
+#include "sim/planted.h"
 #include "engine/engine.h"
 #include "engine/key_string.h"
 #include "engine/update_ops.h"
@@ -144,6 +145,7 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
   CommitTickets tickets{wc.durable, {}};
   const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, !multi, &result.wt_code);
   if (result.wt_code != 0) return result;
+  if (planted::active(planted::Bug::kUpdateCountsPerDocument) && keys.size() > 1) state_.metrics.opcounters.update += keys.size() - 1;
   const WriteUnit::Mutation modify = [&](const std::optional<Document>& current, std::optional<Document>* next,
                                          int64_t* inc, WriteError* error) {
     if (!current || !matches(*current, filter)) return 0;  // gone or changed since the plan saw it

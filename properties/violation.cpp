@@ -49,6 +49,8 @@ const std::vector<PropertyInfo>& catalogue() {
       {Property::kFinalStateMatches, "final_state_matches", "at the end of a run without a crash, the data equals the model"},
       {Property::kLiveness, "liveness", "the run finishes: no deadlock, no fiber running past the time limit"},
       {Property::kNoInternalError, "no_internal_error", "no unexpected exception escaped a simulated fiber"},
+      {Property::kScriptExpectations, "script_expectations",
+       "every expectation a script's step states holds: its result, error code, explain fields, metrics and disk size"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

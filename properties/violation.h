@@ -32,8 +32,9 @@ enum class Property {
   kFinalStateMatches,
   kLiveness,
   kNoInternalError,
+  kScriptExpectations,
 };
-inline constexpr size_t kPropertyCount = 20;
+inline constexpr size_t kPropertyCount = 21;
 
 struct Violation {
   Property property;

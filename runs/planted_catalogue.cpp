@@ -74,6 +74,8 @@ const std::vector<BugInfo>& catalogue() {
                       {"kind": "crash", "at_ms": 601, "mode": "drop_unsynced"}])"}},
       {Bug::kFindResultsCached, "find results are cached per query and never invalidated by a write",
        "scenarios/documents.json", Property::kReadsSeeCommitted, {"duration_ms=3000"}},
+      {Bug::kUpdateCountsPerDocument, "opcounters.update counts every document a multi-update matched (MongoDB counts the statement)",
+       "scenarios/script_counters.json", Property::kScriptExpectations, {}},
   };
   return bugs;
 }

@@ -32,6 +32,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kCloseCursorsSkipsLast, "close_cursors_skips_last"},
     {Bug::kChecksumsOff, "checksums_off"},
     {Bug::kFindResultsCached, "find_results_cached"},
+    {Bug::kUpdateCountsPerDocument, "update_counts_per_document"},
 }};
 
 std::optional<Bug> g_enabled;

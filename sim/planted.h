@@ -36,9 +36,10 @@ enum class Bug {
   kCloseCursorsSkipsLast,  // closing an operation's cursors stops before the last one (it stays open)
   kChecksumsOff,           // tables are created with checksum=off: a damaged page reads back as data
   kFindResultsCached,      // find results are cached per query and never invalidated by writes
+  kUpdateCountsPerDocument,  // opcounters.update counts each document a multi-update matched, not the statement
 };
 
-inline constexpr size_t kBugCount = 24;
+inline constexpr size_t kBugCount = 25;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -41,5 +41,7 @@ run fault_mix_crashes "$src/scenarios/fault_mix.json" 3
 run unsurvivable "$src/tests/regressions/sticky_log_read_error_at_recovery_seed1.json" 1
 read -ra sets <<<"$(overrides_for ttl_vs_manual_delete)"
 run ttl_manual "$src/scenarios/ttl_vs_manual_delete.json" 1 "${sets[@]}" --set ttl.mode=manual
+read -ra sets <<<"$(overrides_for ttl_late_index)"
+run ttl_query_every "$src/scenarios/ttl_late_index.json" 1 "${sets[@]}" --set ttl.query_loop=every --set ttl.query_every_ms=5000
 
 "$py" "$src/tests/trace_schema_check.py" "$src/traces/schema/trace-v2.schema.json" "$work"/*.json

@@ -13,7 +13,7 @@ import jsonschema
 # Every kind here must occur in at least one of the traces given, so that its details schema
 # is exercised by real data.
 KINDS_REQUIRED = {"started", "commit", "checkpoint", "crash", "fired", "recovery_check", "final_check",
-                  "violation", "sample", "ttl_pass", "delete_job", "index_built", "query",
+                  "violation", "sample", "ttl_pass", "delete_job", "index_built", "query", "script_step",
                   "backup_start", "backup_done", "table_released", "restore_checked", "unsurvivable",
                   "power_cycle"}
 

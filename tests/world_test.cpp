@@ -2,6 +2,7 @@
 // reproducible), the negative control, scenario and trace validation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -403,9 +404,26 @@ TEST(Scenario, ErrorsNameTheFileTheFieldAndTheProblem) {
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"node":{"lock_policy":"row"}})"),
             "s.json: /node/lock_policy: expected \"document\" or \"collection\", found \"row\"");
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"workload":{"kind":"graph"}})"),
-            "s.json: /workload/kind: expected \"kv\", \"documents\", \"time_series\", \"padding\" or \"backup\", found \"graph\"");
+            "s.json: /workload/kind: expected \"kv\", \"documents\", \"time_series\", \"padding\", \"backup\" or \"script\", found \"graph\"");
   EXPECT_EQ(scenario_error(R"({"name":"x","duration_ms":5,"swarm":{"crash_modes":["melt"]}})"),
             "s.json: /swarm/crash_modes/0: expected drop_unsynced, torn_prefix or sector_damage, found string \"melt\"");
+}
+
+TEST(Scenario, SetTakesAJsonPointerForKeysWithDots) {
+  const Scenario s = load_scenario(kSource + "/scenarios/swarm_documents.json", {R"(/knobs/node.cache_mb={"min":1,"max":3})"});
+  const auto knob = std::find_if(s.knobs.begin(), s.knobs.end(), [](const KnobSpec& k) { return k.path == "node.cache_mb"; });
+  ASSERT_NE(knob, s.knobs.end());
+  EXPECT_EQ(knob->max, 3);
+  // The dotted form cannot reach it: it reads /knobs/node/cache_mb, which is no knob.
+  EXPECT_THROW(load_scenario(kSource + "/scenarios/swarm_documents.json", {R"(knobs.node.cache_mb={"min":1,"max":3})"}),
+               std::invalid_argument);
+  EXPECT_EQ(load_scenario(kSource + "/scenarios/smoke.json", {"/node/cache_mb=7"}).node.cache_mb, 7u);
+  try {
+    load_scenario(kSource + "/scenarios/smoke.json", {"/node/a~2b=1"});
+    ADD_FAILURE() << "a bad escape was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("must be ~0 or ~1"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Scenario, EveryShippedScenarioLoads) {

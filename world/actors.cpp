@@ -47,6 +47,11 @@ void World::handle_wt_failure(int code, const std::string& what, OnIoError on_io
   sim_.sleep_for(kErrorBackoffNs);
 }
 
+void World::crash_now(faults::CrashMode mode, const std::string& cause) {
+  crash_node(mode, /*power_loss=*/true, cause);
+  throw sim::Cancelled{};
+}
+
 uint64_t World::table_file_bytes() const {
   uint64_t total = 0;
   for (const faults::FileInfo& f : disk_.files()) {

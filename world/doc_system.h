@@ -85,5 +85,6 @@ std::unique_ptr<System> make_mixed_doc_system(World& world);
 std::unique_ptr<System> make_time_series_system(World& world);
 std::unique_ptr<System> make_padding_system(World& world);
 std::unique_ptr<System> make_backup_system(World& world);
+std::unique_ptr<System> make_script_system(World& world);
 
 }  // namespace wtsim::world

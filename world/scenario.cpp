@@ -45,7 +45,7 @@ using Names = std::vector<std::pair<const char*, E>>;
 
 const Names<WorkloadKind> kWorkloadKinds = {{"kv", WorkloadKind::kKv}, {"documents", WorkloadKind::kDocuments},
                                             {"time_series", WorkloadKind::kTimeSeries}, {"padding", WorkloadKind::kPadding},
-                                            {"backup", WorkloadKind::kBackup}};
+                                            {"backup", WorkloadKind::kBackup}, {"script", WorkloadKind::kScript}};
 const Names<engine::LockPolicy> kLockPolicies = {{"document", engine::LockPolicy::kDocument},
                                                  {"collection", engine::LockPolicy::kCollection}};
 const Names<RecordStore> kRecordStores = {{"wiredtiger", RecordStore::kWiredTiger}, {"mmapv1", RecordStore::kMmapv1}};
@@ -240,19 +240,39 @@ const char* to_string(BackupMode v) { return name_in(kBackupModes, v); }
 const char* to_string(BackupOrder v) { return name_in(kBackupOrders, v); }
 const char* to_string(QueryLoop v) { return name_in(kQueryLoops, v); }
 
-void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what) {
-  nlohmann::json* node = &j;
-  if (std::count(dotted.begin(), dotted.end(), '.') >= 16) {  // each part may add a nesting level
-    throw std::invalid_argument(what + ": a path of more than 16 parts");
+namespace {
+
+// "a.b.c", or a JSON pointer "/a/b.c" (RFC 6901: ~1 is '/', ~0 is '~') for keys with dots.
+std::vector<std::string> path_parts(const std::string& path, const std::string& what) {
+  const bool pointer = !path.empty() && path[0] == '/';
+  const char sep = pointer ? '/' : '.';
+  std::vector<std::string> parts;
+  for (size_t start = pointer ? 1 : 0;;) {
+    const size_t end = path.find(sep, start);
+    std::string part = path.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (pointer) {
+      for (size_t i = part.find('~'); i != std::string::npos; i = part.find('~', i + 1)) {
+        if (i + 1 >= part.size() || (part[i + 1] != '0' && part[i + 1] != '1')) {
+          throw std::invalid_argument(what + ": '~' in a JSON pointer must be ~0 or ~1");
+        }
+        part.replace(i, 2, part[i + 1] == '1' ? "/" : "~");
+      }
+    }
+    parts.push_back(std::move(part));
+    if (parts.size() > 16) throw std::invalid_argument(what + ": a path of more than 16 parts");
+    if (end == std::string::npos) return parts;
+    start = end + 1;
   }
-  for (size_t start = 0;;) {
-    const size_t dot = dotted.find('.', start);
-    const std::string part = dotted.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+}
+
+}  // namespace
+
+void set_field(nlohmann::json& j, const std::string& path, nlohmann::json value, const std::string& what) {
+  nlohmann::json* node = &j;
+  for (const std::string& part : path_parts(path, what)) {
     if (node->is_null()) *node = nlohmann::json::object();  // a section the file left out
     if (!node->is_object()) throw std::invalid_argument(what + ": " + part + " is inside a non-object");
     node = &(*node)[part];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
   }
   *node = std::move(value);
 }
@@ -277,6 +297,14 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");
     if (auto* t = r.optional("ttl")) s.ttl = ttl_from(*t, "/ttl");
     if (auto* b = r.optional("backup")) s.backup = backup_from(*b, "/backup");
+    if (auto* steps = r.optional("steps")) {
+      const bool other_kind = j.contains("workload") && j["workload"].contains("kind") && s.workload.kind != WorkloadKind::kScript;
+      if (other_kind) throw sim::JsonError("/workload/kind", "a scenario with steps runs them: leave kind out or make it \"script\"");
+      s.script = script_from_json(*steps, "/steps");
+      s.workload.kind = WorkloadKind::kScript;
+    } else if (s.workload.kind == WorkloadKind::kScript) {
+      throw sim::JsonError("/steps", "required field is missing (workload kind \"script\")");
+    }
     auto* plan = r.optional("fault_plan");
     auto* swarm = r.optional("swarm");
     if (plan != nullptr && plan->is_null()) plan = nullptr;  // --set fault_plan=null: use a swarm

@@ -14,11 +14,12 @@
 #include "faults/fault_swarm.h"
 #include "sim/virtual_clock.h"
 #include "world/knobs.h"
+#include "world/script.h"
 
 namespace wtsim::world {
 
 // The scenario's modes, parsed once when it is read (a bad name is refused there, with its path).
-enum class WorkloadKind { kKv, kDocuments, kTimeSeries, kPadding, kBackup };
+enum class WorkloadKind { kKv, kDocuments, kTimeSeries, kPadding, kBackup, kScript };  // kScript: the scenario's steps
 enum class RecordStore { kWiredTiger, kMmapv1 };          // mmapv1: padded records
 enum class PaddingVariant { kGrow, kPreset };             // {_id} then $inc new fields, or preset
 enum class TtlMode { kIndex, kManual, kNone };            // TTL monitor, a deleteMany job, neither
@@ -113,6 +114,7 @@ struct Scenario {
   WorkloadSpec workload;
   TtlSpec ttl;
   BackupSpec backup;
+  std::optional<Script> script;  // `steps`: the workload is this script (WorkloadKind::kScript)
   engine::CostModel cost;
   std::optional<faults::FaultPlan> fault_plan;  // explicit plan, used as is
   faults::SwarmSpec swarm;                      // otherwise drawn per seed
@@ -126,8 +128,9 @@ struct Scenario {
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides = {});
 // `origin` names the source in messages (a file name, or "trace header").
 Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin);
-// Sets the field at a dotted path ("node.cache_mb"), creating objects on the way. Throws
-// std::invalid_argument starting with `what` if the path runs through a non-object.
-void set_field(nlohmann::json& j, const std::string& dotted, nlohmann::json value, const std::string& what);
+// Sets the field at a dotted path ("node.cache_mb") or a JSON pointer ("/knobs/node.cache_mb",
+// for keys that hold dots), creating objects on the way. Throws std::invalid_argument starting
+// with `what` if the path runs through a non-object.
+void set_field(nlohmann::json& j, const std::string& path, nlohmann::json value, const std::string& what);
 
 }  // namespace wtsim::world

@@ -83,6 +83,7 @@ std::unique_ptr<System> World::make_system(WorkloadKind kind) {
     case WorkloadKind::kTimeSeries: return make_time_series_system(*this);
     case WorkloadKind::kPadding: return make_padding_system(*this);
     case WorkloadKind::kBackup: return make_backup_system(*this);
+    case WorkloadKind::kScript: return make_script_system(*this);
   }
   assert(false && "every workload kind has a system");
   return nullptr;

@@ -176,6 +176,9 @@ class World {
   // Records the failure; a panic or fatal I/O error crashes the node (and throws Cancelled).
   void handle_wt_failure(int code, const std::string& what, OnIoError on_io_error = OnIoError::kFatal);
   void pay_disk(sim::Nanos cost_ns);
+  // A script's crash step: the node loses power now, as a fault would; the calling actor (one
+  // of the node's) is cancelled.
+  [[noreturn]] void crash_now(faults::CrashMode mode, const std::string& cause);
   // `subject`: the event the violation is about (a recovery check), when there is one.
   void violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject = std::nullopt);
   // A coverage marker (properties/coverage.h) was reached `times` times.

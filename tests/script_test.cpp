@@ -1,0 +1,78 @@
+// Scenarios as scripts (world/script.h): what the parser refuses, with the step and the field;
+// that a failed expectation is a violation naming its step; that clients go on after a crash.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "world/world.h"
+
+namespace wtsim::world {
+namespace {
+
+// The error a script's steps give, or "" when they load.
+std::string steps_error(const std::string& steps) {
+  try {
+    scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1000,"steps":)" + steps + "}"), "s.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Script, BadStepsNameTheStepAndTheField) {
+  EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{"_id":1}}])"), "");
+  EXPECT_EQ(steps_error("[]"), "s.json: /steps: expected a non-empty array of steps, found array []");
+  EXPECT_NE(steps_error(R"([{"cmd":"find","ns":"t.c"},{"cmd":"instert"}])").find("s.json: /steps/1/cmd: unknown command \"instert\"; the commands are barrier"),
+            std::string::npos);
+  EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c"}])"), "s.json: /steps/0/docs: required field is missing");
+  EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{},"colour":1}])"), "s.json: /steps/0/colour: unknown field");
+  EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"tc","docs":{}}])"), "s.json: /steps/0/ns: expected \"db.collection\", found string \"tc\"");
+  EXPECT_EQ(steps_error(R"([{"cmd":"update","ns":"t.c","update":{},"multi":"yes"}])"),
+            "s.json: /steps/0/multi: expected true or false, found string \"yes\"");
+  EXPECT_EQ(steps_error(R"([{"cmd":"createIndex","ns":"t.c","key":{"a":2}}])"), "s.json: /steps/0/key/a: expected 1 or -1, found number 2");
+  EXPECT_EQ(steps_error(R"([{"cmd":"barrier","client":1}])"), "s.json: /steps/0/client: a barrier lines up every client: no client field");
+  EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{},"expect":{"docs":[]}}])"),
+            "s.json: /steps/0/expect: docs and explain are expectations of a find");
+  EXPECT_EQ(steps_error(R"([{"cmd":"find","ns":"t.c","expect":{"code":"Oops"}}])").substr(0, 30), "s.json: /steps/0/expect/code: ");
+  const std::string metric = steps_error(R"([{"cmd":"find","ns":"t.c","expect":{"metrics":{"/serverStatus/metrics/ttl/pases":1}}}])");
+  EXPECT_EQ(metric.substr(0, 82), "s.json: /steps/0/expect/metrics//serverStatus/metrics/ttl/pases: names no metric: ");
+  EXPECT_EQ(steps_error(R"([{"cmd":"find","ns":"t.c","expect":{"metrics":{"/collStats/t.c/count":{"min":"a"}}}}])"),
+            "s.json: /steps/0/expect/metrics//collStats/t.c/count/min: expected a number, found string \"a\"");
+  EXPECT_EQ(steps_error(R"([{"cmd":"sleep","ms":-1}])"), "s.json: /steps/0/ms: expected a non-negative integer, found number -1");
+  try {
+    scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1,"workload":{"kind":"kv"},"steps":[{"cmd":"flush"}]})"), "s.json");
+    ADD_FAILURE() << "steps beside another workload kind were taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "s.json: /workload/kind: a scenario with steps runs them: leave kind out or make it \"script\"");
+  }
+}
+
+TEST(Script, AFailedExpectationIsAViolationNamingItsStep) {
+  Scenario s = scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1000,"steps":[
+      {"cmd":"insert","ns":"t.c","docs":[{"_id":1},{"_id":2}],"expect":{"n":2}},
+      {"cmd":"find","ns":"t.c","expect":{"n":3,"metrics":{"/collStats/t.c/count":2}}}]})"),
+                                  "s.json");
+  RunResult r = run_scenario(s, 1);
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations.front().property, properties::Property::kScriptExpectations);
+  EXPECT_EQ(r.violations.front().detail, "step 1 (find): n: expected 3, got 2");
+}
+
+TEST(Script, ClientsGoOnAfterACrashAndTheWriteAcknowledgedBeforeItIsThere) {
+  Scenario s = scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":2000,"steps":[
+      {"cmd":"insert","ns":"t.c","docs":{"_id":1},"j":true},
+      {"cmd":"crash","mode":"torn_prefix"},
+      {"cmd":"find","ns":"t.c","expect":{"docs":[{"_id":1}]}},
+      {"cmd":"insert","ns":"t.c","docs":{"_id":2,"at":{"$now":-5}}},
+      {"cmd":"find","ns":"t.c","filter":{"_id":2},"expect":{"n":1}}]})"),
+                                  "s.json");
+  RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  EXPECT_EQ(r.stats.crashes, 1u);
+  uint64_t steps = 0;
+  for (const auto& e : r.trace->events()) steps += e["kind"] == "script_step" && e["details"]["held"] == true;
+  EXPECT_EQ(steps, 4u);  // the crash step itself ends in the crash
+}
+
+}  // namespace
+}  // namespace wtsim::world

@@ -1,0 +1,224 @@
+#include "world/script.h"
+
+#include <algorithm>
+
+#include "sim/json_reader.h"
+
+namespace wtsim::world {
+namespace {
+
+using sim::JsonError;
+using sim::ObjectReader;
+
+// Each command's fields beyond cmd, client and expect: name -> required.
+using Fields = std::map<std::string, bool>;
+
+const std::map<std::string, Fields>& commands() {
+  static const std::map<std::string, Fields> kCommands = {
+      {"create", {{"ns", true}, {"padded", false}, {"capped_max_docs", false}, {"padding_rules", false}, {"power_of_2_sizes", false}}},
+      {"createIndex", {{"ns", true}, {"key", true}, {"name", false}, {"unique", false}, {"expireAfterSeconds", false}}},
+      {"dropIndex", {{"ns", true}, {"name", true}}},
+      {"collMod", {{"ns", true}, {"index", true}, {"expireAfterSeconds", true}}},
+      {"insert", {{"ns", true}, {"docs", true}, {"ordered", false}, {"j", false}}},
+      {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}}},
+      {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}}},
+      {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}}},
+      {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}}},
+      {"sleep", {{"ms", true}}},
+      {"checkpoint", {}},
+      {"flush", {}},
+      {"crash", {{"mode", false}}},
+      {"waitTtlPass", {}},
+      {"setParameter", {{"ttlMonitorEnabled", false}, {"ttlMonitorSleepSecs", false}}},
+      {"barrier", {}},
+  };
+  return kCommands;
+}
+
+void expect_type(const nlohmann::json& v, bool ok, const std::string& path, const char* what) {
+  if (!ok) throw JsonError(path, std::string("expected ") + what + ", found " + sim::describe(v));
+}
+
+// An index key: {"field": 1} or [["a", 1], ["b", -1]] (an array keeps a compound key's order).
+void check_key(const nlohmann::json& key, const std::string& path) {
+  const bool one = key.is_object() && key.size() == 1;
+  expect_type(key, one || (key.is_array() && !key.empty()), path, "{\"field\": 1} or [[\"a\", 1], [\"b\", -1]]");
+  const auto direction = [&](const nlohmann::json& d, const std::string& at) {
+    expect_type(d, d.is_number_integer() && (d.get<int>() == 1 || d.get<int>() == -1), at, "1 or -1");
+  };
+  if (one) return direction(key.begin().value(), path + "/" + key.begin().key());
+  for (size_t i = 0; i < key.size(); ++i) {
+    const nlohmann::json& part = key[i];
+    const std::string at = path + "/" + std::to_string(i);
+    expect_type(part, part.is_array() && part.size() == 2 && part[0].is_string(), at, "[\"field\", 1]");
+    direction(part[1], at + "/1");
+  }
+}
+
+// The types of the fields that have one.
+void check_field(const std::string& field, const nlohmann::json& v, const std::string& path) {
+  static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled"};
+  static const std::vector<std::string> kObjects = {"filter", "update", "replacement"};
+  static const std::vector<std::string> kStrings = {"ns", "name", "index", "hint"};
+  static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs"};
+  const auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), field) != names.end(); };
+  if (in(kBools)) expect_type(v, v.is_boolean(), path, "true or false");
+  if (in(kObjects)) expect_type(v, v.is_object(), path, "an object");
+  if (in(kStrings)) expect_type(v, v.is_string() && !v.get<std::string>().empty(), path, "a non-empty string");
+  if (in(kCounts)) sim::as_u64(v, path);
+  if (field == "ns") expect_type(v, v.get<std::string>().find('.') != std::string::npos, path, "\"db.collection\"");
+  if (field == "key" || field == "sort") check_key(v, path);
+  if (field == "docs") expect_type(v, v.is_object() || (v.is_array() && !v.empty()), path, "a document or a non-empty array of them");
+  if (field == "docs" && v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i) expect_type(v[i], v[i].is_object(), path + "/" + std::to_string(i), "a document");
+  }
+  if (field == "padding_rules") expect_type(v, v == "1.x" || v == "2.6", path, "\"1.x\" or \"2.6\"");
+  if (field == "mode") expect_type(v, v == "drop_unsynced" || v == "torn_prefix" || v == "sector_damage", path, "drop_unsynced, torn_prefix or sector_damage");
+}
+
+// A value or a {"min": a, "max": b} range of numbers.
+void check_range(const nlohmann::json& v, const std::string& path) {
+  if (!v.is_object()) return;
+  ObjectReader r(v, path);
+  if (const nlohmann::json* min = r.optional("min")) sim::as_number(*min, path + "/min");
+  if (const nlohmann::json* max = r.optional("max")) sim::as_number(*max, path + "/max");
+  r.reject_unknown();
+  if (v.empty()) throw JsonError(path, "a range needs min or max");
+}
+
+// The metrics an expectation may name: the engine's serverStatus counters (engine/metrics.h),
+// WiredTiger's statistics by section, and collStats's fields.
+void check_metric_path(const std::string& pointer, const std::string& path) {
+  static const std::vector<std::string> kServerStatus = {
+      "/serverStatus/opcounters/insert", "/serverStatus/opcounters/query", "/serverStatus/opcounters/update",
+      "/serverStatus/opcounters/delete", "/serverStatus/opcounters/getmore", "/serverStatus/opcounters/command",
+      "/serverStatus/metrics/document/inserted", "/serverStatus/metrics/document/updated",
+      "/serverStatus/metrics/document/deleted", "/serverStatus/metrics/document/returned",
+      "/serverStatus/metrics/queryExecutor/scanned", "/serverStatus/metrics/queryExecutor/scannedObjects",
+      "/serverStatus/metrics/ttl/passes", "/serverStatus/metrics/ttl/deletedDocuments",
+      "/serverStatus/metrics/operation/writeConflicts", "/serverStatus/metrics/record/moves"};
+  static const std::vector<std::string> kCollStats = {"count", "size", "avgObjSize", "storageSize", "numExtents", "lastExtentSize",
+                                                      "nindexes", "totalIndexSize", "indexSizes", "paddingFactor", "userFlags"};
+  if (std::find(kServerStatus.begin(), kServerStatus.end(), pointer) != kServerStatus.end()) return;
+  const std::string wt = "/serverStatus/wiredTiger/";
+  if (pointer.rfind(wt, 0) == 0 && std::count(pointer.begin() + static_cast<long>(wt.size()), pointer.end(), '/') == 1) return;
+  if (pointer.rfind("/collStats/", 0) == 0) {
+    const size_t field = pointer.find('/', 11);
+    const std::string name = field == std::string::npos ? "" : pointer.substr(field + 1, pointer.find('/', field + 1) - field - 1);
+    if (std::find(kCollStats.begin(), kCollStats.end(), name) != kCollStats.end()) return;
+  }
+  throw JsonError(path, "names no metric: expected a serverStatus counter (/serverStatus/opcounters/update, "
+                        "/serverStatus/metrics/ttl/deletedDocuments, /serverStatus/wiredTiger/<section>/<statistic>, ...) "
+                        "or /collStats/<db.coll>/<field>");
+}
+
+std::map<std::string, nlohmann::json> pointer_map(const nlohmann::json& j, const std::string& path, bool metrics) {
+  expect_type(j, j.is_object() && !j.empty(), path, "an object of JSON pointers to values");
+  std::map<std::string, nlohmann::json> out;
+  for (const auto& [pointer, value] : j.items()) {
+    const std::string at = path + "/" + pointer;
+    if (pointer.empty() || pointer[0] != '/') throw JsonError(at, "expected a JSON pointer (\"/a/b\")");
+    if (metrics) check_metric_path(pointer, at);
+    check_range(value, at);
+    out[pointer] = value;
+  }
+  return out;
+}
+
+StepExpectation expectation_from(const nlohmann::json& j, const std::string& path) {
+  ObjectReader r(j, path);
+  StepExpectation e;
+  if (const nlohmann::json* docs = r.optional("docs")) {
+    expect_type(*docs, docs->is_array(), path + "/docs", "an array of documents");
+    e.docs = *docs;
+  }
+  if (r.has("n")) e.n = r.u64("n");
+  if (r.has("modified")) e.modified = r.u64("modified");
+  if (r.has("code")) {
+    e.code = r.string("code");
+    static const std::vector<std::string> kCodes = {"OK", "BadValue", "NamespaceNotFound", "IndexNotFound", "CannotGrowCapped", "DuplicateKey"};
+    if (std::find(kCodes.begin(), kCodes.end(), *e.code) == kCodes.end()) {
+      throw JsonError(path + "/code", "expected OK, BadValue, NamespaceNotFound, IndexNotFound, CannotGrowCapped or DuplicateKey");
+    }
+  }
+  if (const nlohmann::json* x = r.optional("explain")) e.explain = pointer_map(*x, path + "/explain", false);
+  if (const nlohmann::json* m = r.optional("metrics")) e.metrics = pointer_map(*m, path + "/metrics", true);
+  if (const nlohmann::json* d = r.optional("disk_bytes")) {
+    if (!d->is_object()) sim::as_u64(*d, path + "/disk_bytes");
+    check_range(*d, path + "/disk_bytes");
+    e.disk_bytes = *d;
+  }
+  r.reject_unknown();
+  return e;
+}
+
+ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& path) {
+  ObjectReader r(j, path);
+  ScriptStep step;
+  step.index = index;
+  step.cmd = r.string("cmd");
+  const auto found = commands().find(step.cmd);
+  if (found == commands().end()) {
+    std::string names;
+    for (const std::string& c : script_commands()) names += (names.empty() ? "" : ", ") + c;
+    throw JsonError(path + "/cmd", "unknown command \"" + step.cmd + "\"; the commands are " + names);
+  }
+  step.client = r.u64_or("client", 0);
+  if (step.client >= Script::kClientsMax) throw JsonError(path + "/client", "must be below " + std::to_string(Script::kClientsMax));
+  if (step.cmd == "barrier" && r.has("client")) throw JsonError(path + "/client", "a barrier lines up every client: no client field");
+  step.repeat = r.u64_or("repeat", 1);
+  if (step.repeat < 1 || step.repeat > 100'000) throw JsonError(path + "/repeat", "must be in [1, 100000]");
+  if (step.cmd == "barrier" && step.repeat != 1) throw JsonError(path + "/repeat", "a barrier is not repeated");
+  for (const auto& [field, required] : found->second) {
+    const nlohmann::json* v = required ? &r.required(field) : r.optional(field);
+    if (v == nullptr) continue;
+    check_field(field, *v, path + "/" + field);
+    step.args[field] = *v;
+  }
+  if (const nlohmann::json* e = r.optional("expect")) step.expect = expectation_from(*e, path + "/expect");
+  const bool reads_docs = step.cmd == "find";
+  if ((step.expect.docs || !step.expect.explain.empty()) && !reads_docs) {
+    throw JsonError(path + "/expect", "docs and explain are expectations of a find");
+  }
+  r.reject_unknown();
+  return step;
+}
+
+}  // namespace
+
+const std::vector<std::string>& script_commands() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const auto& [name, fields] : commands()) names.push_back(name);
+    return names;
+  }();
+  return kNames;
+}
+
+Script script_from_json(const nlohmann::json& steps, const std::string& path) {
+  expect_type(steps, steps.is_array() && !steps.empty(), path, "a non-empty array of steps");
+  if (steps.size() > Script::kStepsMax) throw JsonError(path, "at most " + std::to_string(Script::kStepsMax) + " steps");
+  std::vector<ScriptStep> all;
+  size_t clients = 1;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    all.push_back(step_from(steps[i], i, path + "/" + std::to_string(i)));
+    clients = std::max(clients, all.back().client + 1);
+  }
+  Script script;
+  script.steps = all.size();
+  script.clients.resize(clients);
+  for (const ScriptStep& s : all) {
+    if (s.cmd != "barrier") {
+      script.clients[s.client].push_back(s);
+      continue;
+    }
+    for (size_t c = 0; c < clients; ++c) {
+      ScriptStep b = s;
+      b.client = c;
+      script.clients[c].push_back(b);
+    }
+  }
+  return script;
+}
+
+}  // namespace wtsim::world
