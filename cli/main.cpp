@@ -10,6 +10,7 @@
 #include "sim/scheduler.h"
 #include "sim/wt_threads.h"
 #include "runs/explore.h"
+#include "runs/sweep.h"
 #include "cli/export_command.h"
 #include "cli/replay_command.h"
 #include "cli/report_command.h"
@@ -74,6 +75,22 @@ int main(int argc, char** argv) {
   explore_cmd->add_option("--recheck", explore.recheck_fraction, "Fraction of the seeds run a second time in another process, hashes compared (0..1)")
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
 
+  runs::SweepOptions sweep;
+  sweep.jobs = explore.jobs;
+  CLI::App* sweep_cmd = app.add_subcommand("sweep", "Crash one run at every persistence point (each mutating disk operation), recover and check every property.");
+  sweep_cmd->add_option("scenario", sweep.scenario_path, "Scenario file (JSON): a script, or any scenario with a short run")->required()->check(CLI::ExistingFile);
+  sweep_cmd->add_option("--seed", sweep.seed, "The run's seed")->capture_default_str();
+  sweep_cmd->add_option("--modes", sweep.modes, "Crash modes: all, or a comma list of drop_unsynced, torn_prefix, sector_damage")->capture_default_str();
+  sweep_cmd->add_option("--stride", sweep.stride, "Every Nth point only (long runs)")->capture_default_str()->check(CLI::Range(uint64_t{1}, uint64_t{1} << 40));
+  sweep_cmd->add_option("--points", sweep.points, "Only the points A..B (disk operations, from 1)");
+  sweep_cmd->add_option("--jobs", sweep.jobs, "Runs at once")->capture_default_str();
+  sweep_cmd->add_option("--out", sweep.out_dir, "Directory for failing points' traces")->capture_default_str();
+  sweep_cmd->add_option("--set", sweep.overrides, "Override a scenario field: path=value; repeatable");
+  sweep_cmd->add_option("--point-timeout", sweep.point_timeout_s, "Kill a point's run after this many wall seconds (0: never)")->capture_default_str();
+#ifdef WTSIM_PLANTED_BUGS
+  sweep_cmd->add_option("--plant", sweep.plant, "Switch on one planted bug by name in every run (this self-test build only)");
+#endif
+
   runs::SelftestOptions selftest;
   selftest.jobs = explore.jobs;
   selftest.scenarios_dir = WTSIM_SOURCE_DIR;
@@ -131,7 +148,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : cli::kBadInput;
   }
   // Fail closed: a verb that runs WiredTiger refuses to if its threads would not be fibers.
-  const bool runs_wiredtiger = *run_cmd || *explore_cmd || *replay_cmd || *shrink_cmd || *save_regression_cmd || *selftest_cmd;
+  const bool runs_wiredtiger = *run_cmd || *explore_cmd || *sweep_cmd || *replay_cmd || *shrink_cmd || *save_regression_cmd || *selftest_cmd;
   if (const std::string problem = runs_wiredtiger ? sim::wt_threads::problem() : ""; !problem.empty()) {
     std::fprintf(stderr, "wtsim: refusing to run: WiredTiger's threads would not run as fibers of the seeded scheduler: %s\n",
                  problem.c_str());
@@ -139,6 +156,7 @@ int main(int argc, char** argv) {
   }
   if (*run_cmd) return leave(cli::run_command(run));
   if (*explore_cmd) return runs::explore(explore);
+  if (*sweep_cmd) return leave(runs::sweep(sweep));
   if (*selftest_cmd && selftest_list) {
     for (const auto& b : runs::catalogue()) std::printf("%-27s %s (%s; caught by %s)\n", b.name(), b.mistake, b.scenario,
                                                         properties::name_of(b.property));

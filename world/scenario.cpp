@@ -313,6 +313,8 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
       throw sim::JsonError("/fault_plan", "give either fault_plan or swarm, not both");
     }
     if (plan != nullptr) s.fault_plan = faults::plan_from_json(*plan, "/fault_plan");
+    // A script states what it expects of a run without faults unless it asks for them.
+    if (plan == nullptr && swarm == nullptr && s.script) s.fault_plan = faults::FaultPlan{};
     if (swarm != nullptr) s.swarm = faults::swarm_from_json(*swarm, "/swarm");
     if (auto* k = r.optional("knobs")) s.knobs = knobs_from_json(*k);
     s.buggify = r.bool_or("buggify", false);

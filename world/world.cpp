@@ -135,6 +135,7 @@ RunResult World::run() {
   assert(sim::wt_threads::counters().mutexes_held == 0 && "no WiredTiger mutex outlives the run");
 
   stats_.virtual_ns = sim_.now_ns();
+  stats_.mutating_disk_ops = injector_.mutating_ops();
   reached(properties::Marker::kEnospcReached, disk_.enospc_returned() > 0 ? 1 : 0);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& v : violations_) list.push_back(properties::to_json(v));

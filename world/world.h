@@ -38,6 +38,7 @@ struct RunStats {
   uint64_t checkpoints = 0;
   sim::Nanos virtual_ns = 0;
   sim::Nanos workload_done_ns = 0;  // bulk loads: when the last client finished
+  uint64_t mutating_disk_ops = 0;   // the crash points a fault plan's at_disk_op can name (not in the trace)
 };
 
 // A fault that no node could survive (a device that refuses every read of the log): classified,

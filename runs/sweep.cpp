@@ -1,0 +1,188 @@
+#include "runs/sweep.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "faults/crash_mode.h"
+#include "runs/exit_code.h"
+#include "runs/explore.h"
+#include "runs/seed_pool.h"
+#include "sim/planted.h"
+#include "world/world.h"
+
+namespace wtsim::runs {
+namespace {
+
+constexpr int kJobsMax = 64;
+constexpr uint64_t kPointsMax = 1'000'000;  // runs in one sweep
+constexpr size_t kFailuresListed = 20;
+
+struct Point {
+  uint64_t disk_op = 0;
+  faults::CrashMode mode = faults::CrashMode::kDropUnsynced;
+};
+
+std::string trace_of(const SweepOptions& o, const Point& p) {
+  return o.out_dir + "/point-" + std::to_string(p.disk_op) + "-" + faults::to_string(p.mode) + ".json";
+}
+
+std::string plan_of(const Point& p) {
+  return nlohmann::json::array({{{"kind", "crash"}, {"at_disk_op", p.disk_op}, {"mode", faults::to_string(p.mode)}}}).dump();
+}
+
+// The overrides that make a run this point's: no swarm, the one crash.
+std::vector<std::string> point_overrides(const SweepOptions& o, const Point* p) {
+  std::vector<std::string> sets = o.overrides;
+  sets.push_back("swarm=null");
+  sets.push_back("fault_plan=" + (p == nullptr ? std::string("[]") : plan_of(*p)));
+  return sets;
+}
+
+bool parse_modes(const std::string& text, std::vector<faults::CrashMode>* out) {
+  if (text == "all") {
+    *out = {faults::CrashMode::kDropUnsynced, faults::CrashMode::kTornPrefix, faults::CrashMode::kSectorDamage};
+    return true;
+  }
+  std::stringstream in(text);
+  for (std::string name; std::getline(in, name, ',');) {
+    const auto mode = faults::crash_mode_from_string(name);
+    if (!mode) return false;
+    out->push_back(*mode);
+  }
+  return !out->empty();
+}
+
+// A finished point's verdict from its trace: "held", "unsurvivable: REASON" or the first
+// violated property; "" if the trace cannot be read.
+std::string verdict_of(const std::string& trace_path) {
+  std::ifstream in(trace_path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("verdict")) return "";
+  const nlohmann::json& v = doc["verdict"];
+  if (v.contains("violations") && !v["violations"].empty()) return v["violations"][0].value("property", "?");
+  if (v.contains("unsurvivable") && !v["unsurvivable"].empty()) return "unsurvivable: " + v["unsurvivable"][0].value("reason", "?");
+  return "held";
+}
+
+std::string outcome_of(const SeedResult& r, const std::string& trace_path) {
+  if (r.timed_out) return "timed out";
+  if (r.exit_code == kBadInput) return "bad input";
+  if (r.exit_code != kHeld && r.exit_code != kViolated) return "tool crashed (exit " + std::to_string(r.exit_code) + ")";
+  const std::string verdict = verdict_of(trace_path);
+  if (verdict.empty()) return "no trace";
+  return verdict == "held" || verdict.rfind("unsurvivable", 0) == 0 ? verdict : "violated " + verdict;
+}
+
+struct Tally {
+  std::map<uint64_t, std::string> outcome;  // job -> outcome
+  double start_s = wall_seconds();
+};
+
+void print_progress(const Tally& t, size_t total) {
+  const double elapsed_s = wall_seconds() - t.start_s;
+  const double rate = elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0;
+  size_t failing = 0;
+  for (const auto& [job, o] : t.outcome) failing += o != "held" && o.rfind("unsurvivable", 0) != 0;
+  std::fprintf(stderr, "\r%zu/%zu points, %zu failing, %.1f points/s, ETA %.0f s   ", t.outcome.size(), total, failing, rate,
+               rate > 0 ? static_cast<double>(total - t.outcome.size()) / rate : 0.0);
+}
+
+int print_summary(const SweepOptions& o, const Tally& t, const std::vector<Point>& points, uint64_t disk_ops) {
+  const double elapsed_s = wall_seconds() - t.start_s;
+  std::printf("swept %zu crash points of %s (seed %llu, %llu persistence points, stride %llu, modes %s) in %.1f s (%.1f points/s)\n",
+              t.outcome.size(), o.scenario_path.c_str(), static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(disk_ops),
+              static_cast<unsigned long long>(o.stride), o.modes.c_str(), elapsed_s,
+              elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0.0);
+  std::map<std::string, size_t> counts;
+  for (const auto& [job, outcome] : t.outcome) ++counts[outcome];
+  std::printf("  %-44s %8s\n", "outcome", "points");
+  for (const auto& [name, n] : counts) std::printf("  %-44s %8zu\n", name.c_str(), n);
+  size_t listed = 0, failing = 0;
+  for (const auto& [job, outcome] : t.outcome) {
+    if (outcome == "held" || outcome.rfind("unsurvivable", 0) == 0) continue;
+    ++failing;
+    if (listed++ >= kFailuresListed) continue;
+    const Point& p = points[job];
+    std::printf("  disk op %llu (%s): %s, trace %s (wtsim replay / wtsim shrink it)\n", static_cast<unsigned long long>(p.disk_op),
+                faults::to_string(p.mode), outcome.c_str(), trace_of(o, p).c_str());
+  }
+  if (listed > kFailuresListed) std::printf("  ... and %zu more failing points, traces in %s\n", listed - kFailuresListed, o.out_dir.c_str());
+  return failing > 0 ? kViolated : kHeld;
+}
+
+// The sweep's points: every stride-th mutating op in the range, in each mode.
+bool plan_points(const SweepOptions& o, uint64_t disk_ops, std::vector<Point>* out) {
+  std::vector<faults::CrashMode> modes;
+  if (!parse_modes(o.modes, &modes)) return std::fprintf(stderr, "wtsim: --modes %s: expected all, or a comma list of drop_unsynced, torn_prefix, sector_damage\n", o.modes.c_str()), false;
+  uint64_t from = 1, to = disk_ops;
+  if (!o.points.empty() && (!parse_seed_range(o.points, &from, &to) || from == 0)) {
+    return std::fprintf(stderr, "wtsim: --points %s: expected A..B with 1 <= A <= B\n", o.points.c_str()), false;
+  }
+  to = std::min(to, disk_ops);
+  for (uint64_t op = from; op <= to; op += o.stride) {
+    for (const faults::CrashMode m : modes) out->push_back({op, m});
+    if (out->size() > kPointsMax) return std::fprintf(stderr, "wtsim: more than %llu points: use --stride or --points\n", static_cast<unsigned long long>(kPointsMax)), false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int sweep(const SweepOptions& o) {
+  if (!o.plant.empty()) {
+    const auto bug = planted::find(o.plant);
+    if (!bug) return std::fprintf(stderr, "wtsim: --plant %s: no such planted bug (see wtsim selftest --list)\n", o.plant.c_str()), kBadInput;
+    planted::enable(*bug);  // the baseline run in this process; the points' runs get --plant
+  }
+  if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), kBadInput;
+  if (o.stride < 1) return std::fprintf(stderr, "wtsim: --stride must be at least 1\n"), kBadInput;
+  world::Scenario scenario;
+  try {
+    scenario = world::load_scenario(o.scenario_path, point_overrides(o, nullptr));
+  } catch (const std::invalid_argument& e) {
+    return std::fprintf(stderr, "wtsim: %s\n", e.what()), kBadInput;
+  }
+  // The run without a crash: it must hold, and it counts the persistence points.
+  const world::RunResult base = world::run_scenario(scenario, o.seed);
+  if (!base.ok) {
+    std::fprintf(stderr, "wtsim: %s fails without any crash (%s: %s): fix that first (wtsim run %s --seed %llu --set fault_plan=[] --set swarm=null)\n",
+                 o.scenario_path.c_str(), base.violations.front().name(), base.violations.front().detail.c_str(), o.scenario_path.c_str(),
+                 static_cast<unsigned long long>(o.seed));
+    return kViolated;
+  }
+  std::vector<Point> points;
+  if (!plan_points(o, base.stats.mutating_disk_ops, &points)) return kBadInput;
+  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) return std::fprintf(stderr, "wtsim: cannot create %s\n", o.out_dir.c_str()), kBadInput;
+  std::vector<uint64_t> jobs(points.size());
+  for (size_t i = 0; i < jobs.size(); ++i) jobs[i] = i;
+  PoolOptions pool{"/proc/self/exe", o.jobs, 0, o.point_timeout_s};
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  Tally t;
+  const auto argv_for = [&](uint64_t job) {
+    std::vector<std::string> argv = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(o.seed), "-q", "--trace", trace_of(o, points[job])};
+    for (const std::string& s : point_overrides(o, &points[job])) argv.insert(argv.end(), {"--set", s});
+    if (!o.plant.empty()) argv.insert(argv.end(), {"--plant", o.plant});
+    return argv;
+  };
+  const bool started = run_seeds(pool, jobs, argv_for, [&](const SeedResult& r) {
+    const std::string trace = trace_of(o, points[r.seed]);
+    const std::string outcome = outcome_of(r, trace);
+    t.outcome[r.seed] = outcome;
+    if (outcome == "held") std::remove(trace.c_str());  // failing and unsurvivable points keep theirs
+    if (tty) print_progress(t, points.size());
+    return true;
+  });
+  if (tty) std::fprintf(stderr, "\n");
+  if (!started) return std::fprintf(stderr, "wtsim: could not start %s\n", pool.exe.c_str()), kBadInput;
+  return print_summary(o, t, points, base.stats.mutating_disk_ops);
+}
+
+}  // namespace wtsim::runs

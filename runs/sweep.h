@@ -1,0 +1,30 @@
+#pragma once
+// `wtsim sweep SCENARIO`: every crash point of one run (CrashMonkey's and B3's idea). The
+// scenario runs once without faults to count its mutating disk operations (writes, syncs,
+// truncates, creates, renames, removes: the persistence points); then, each in its own process
+// as `wtsim run` with an explicit fault plan, the same run crashes at each of them (every
+// --stride-th, in each --modes crash mode), recovers and has every property checked. Failing
+// points keep their traces (they replay and shrink like any other); the summary counts outcomes
+// and names the failing points. Exit 1 if any point failed.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace wtsim::runs {
+
+struct SweepOptions {
+  std::string scenario_path;
+  uint64_t seed = 1;
+  std::vector<std::string> overrides;
+  std::string modes = "drop_unsynced";  // a comma list of crash modes, or "all"
+  uint64_t stride = 1;                  // every stride-th point
+  std::string points;                   // "A..B": only these points (default: all)
+  int jobs = 2;
+  std::string out_dir = "wtsim-sweep";
+  double point_timeout_s = 600;  // > 0: kill a point's run after this many wall seconds
+  std::string plant;             // the self-test build's planted bug, for every run of the sweep
+};
+
+int sweep(const SweepOptions& options);
+
+}  // namespace wtsim::runs
