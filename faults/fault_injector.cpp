@@ -20,6 +20,15 @@ bool triggers_well_formed(const FaultPlan& plan) {
 
 }  // namespace
 
+void FaultInjector::add(const Fault& fault) {
+  assert(fault.at_disk_op && *fault.at_disk_op > mutating_ops_ && "armed for an operation still to come");
+  plan_.faults.push_back(fault);
+  matched_.push_back(0);
+  spent_.push_back(false);
+  started_at_op_.push_back(0);
+  assert(triggers_well_formed(plan_));
+}
+
 const char* to_string(FsOp op) {
   switch (op) {
     case FsOp::kRead: return "read";

@@ -43,6 +43,9 @@ class FaultInjector {
   std::optional<uint64_t> capacity_at(sim::Nanos now_ns) const;
 
   const FaultPlan& plan() const { return plan_; }
+  // A count-triggered fault armed during the run (a script's crash after N more disk operations):
+  // it joins the plan with the next index.
+  void add(const Fault& fault);
   uint64_t mutating_ops() const { return mutating_ops_; }
   // Faults fired since the last call, in firing order.
   std::vector<FiredFault> take_fired();

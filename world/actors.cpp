@@ -52,6 +52,16 @@ void World::crash_now(faults::CrashMode mode, const std::string& cause) {
   throw sim::Cancelled{};
 }
 
+void World::arm_crash_after(uint64_t n, faults::CrashMode mode) {
+  assert(n >= 1);
+  faults::Fault crash;
+  crash.kind = faults::FaultKind::kCrash;
+  crash.at_disk_op = injector_.mutating_ops() + n;
+  crash.crash_mode = mode;
+  injector_.add(crash);
+  trace_->event(sim_.now_ns(), sim_.current().name, "crash_armed", {{"at_disk_op", *crash.at_disk_op}, {"mode", faults::to_string(mode)}});
+}
+
 uint64_t World::table_file_bytes() const {
   uint64_t total = 0;
   for (const faults::FileInfo& f : disk_.files()) {

@@ -27,7 +27,7 @@ const std::map<std::string, Fields>& commands() {
       {"sleep", {{"ms", true}}},
       {"checkpoint", {}},
       {"flush", {}},
-      {"crash", {{"mode", false}}},
+      {"crash", {{"mode", false}, {"after_disk_ops", false}}},
       {"waitTtlPass", {}},
       {"setParameter", {{"ttlMonitorEnabled", false}, {"ttlMonitorSleepSecs", false}}},
       {"barrier", {}},
@@ -60,12 +60,13 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled"};
   static const std::vector<std::string> kObjects = {"filter", "update", "replacement"};
   static const std::vector<std::string> kStrings = {"ns", "name", "index", "hint"};
-  static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs"};
+  static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops"};
   const auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), field) != names.end(); };
   if (in(kBools)) expect_type(v, v.is_boolean(), path, "true or false");
   if (in(kObjects)) expect_type(v, v.is_object(), path, "an object");
   if (in(kStrings)) expect_type(v, v.is_string() && !v.get<std::string>().empty(), path, "a non-empty string");
   if (in(kCounts)) sim::as_u64(v, path);
+  if (field == "after_disk_ops") expect_type(v, v.get<uint64_t>() >= 1, path, "at least 1");
   if (field == "ns") expect_type(v, v.get<std::string>().find('.') != std::string::npos, path, "\"db.collection\"");
   if (field == "key" || field == "sort") check_key(v, path);
   if (field == "docs") expect_type(v, v.is_object() || (v.is_array() && !v.empty()), path, "a document or a non-empty array of them");

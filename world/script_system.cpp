@@ -201,7 +201,8 @@ class ScriptSystem final : public DocSystem {
       const auto mode = faults::crash_mode_from_string(a.value("mode", "drop_unsynced"));
       assert(mode.has_value());  // the parser checked it
       crash_requested_ = true;
-      return world_.crash_now(*mode, "script step");
+      if (a.contains("after_disk_ops")) return world_.arm_crash_after(a["after_disk_ops"].get<uint64_t>(), *mode);
+      return world_.crash_now(*mode, "script step " + std::to_string(step.index));
     }
     if (cmd == "setParameter") {
       ttl_.monitor_enabled = a.value("ttlMonitorEnabled", ttl_.monitor_enabled);

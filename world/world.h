@@ -180,6 +180,9 @@ class World {
   // A script's crash step: the node loses power now, as a fault would; the calling actor (one
   // of the node's) is cancelled.
   [[noreturn]] void crash_now(faults::CrashMode mode, const std::string& cause);
+  // A script's crash step with a count: the node loses power just before the `n`th mutating disk
+  // operation from now (whichever fiber makes it), as a fault plan's at_disk_op would.
+  void arm_crash_after(uint64_t n, faults::CrashMode mode);
   // `subject`: the event the violation is about (a recovery check), when there is one.
   void violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject = std::nullopt);
   // A coverage marker (properties/coverage.h) was reached `times` times.
