@@ -12,6 +12,7 @@
 #include "runs/explore.h"
 #include "runs/sweep.h"
 #include "cli/export_command.h"
+#include "cli/merge_command.h"
 #include "cli/replay_command.h"
 #include "cli/report_command.h"
 #include "cli/run_command.h"
@@ -74,6 +75,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   explore_cmd->add_option("--recheck", explore.recheck_fraction, "Fraction of the seeds run a second time in another process, hashes compared (0..1)")
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
+  explore_cmd->add_option("--summary", explore.summary_path, "Write a machine-readable summary here (JSON: one record per seed, coverage)");
+  explore_cmd->add_option("--junit", explore.junit_path, "Write JUnit XML here (one test case per seed) for CI dashboards");
+
+  cli::MergeOptions merge;
+  CLI::App* merge_cmd = app.add_subcommand("merge", "Merge the summaries of an explore's shards into one table (and summary, JUnit XML).");
+  merge_cmd->add_option("summaries", merge.summaries, "Summary files (explore --summary)")->required();
+  merge_cmd->add_option("--summary", merge.summary_out, "Write the merged summary here");
+  merge_cmd->add_option("--junit", merge.junit_out, "Write the merged JUnit XML here");
 
   runs::SweepOptions sweep;
   sweep.jobs = explore.jobs;
@@ -157,6 +166,7 @@ int main(int argc, char** argv) {
   if (*run_cmd) return leave(cli::run_command(run));
   if (*explore_cmd) return runs::explore(explore);
   if (*sweep_cmd) return leave(runs::sweep(sweep));
+  if (*merge_cmd) return cli::merge_command(merge);
   if (*selftest_cmd && selftest_list) {
     for (const auto& b : runs::catalogue()) std::printf("%-27s %s (%s; caught by %s)\n", b.name(), b.mistake, b.scenario,
                                                         properties::name_of(b.property));

@@ -16,6 +16,7 @@
 #include "properties/coverage.h"
 #include "runs/exit_code.h"
 #include "runs/seed_pool.h"
+#include "runs/summary.h"
 #include "world/scenario.h"
 
 namespace wtsim::runs {
@@ -73,25 +74,37 @@ std::vector<bool> recheck_set(size_t n, double fraction) {
   return out;
 }
 
-// The first classified unsurvivable fault of a finished run ("reason: detail"), or "".
-std::string unsurvivable_of(const std::string& trace_path) {
-  std::ifstream in(trace_path);
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || !doc.contains("verdict") || !doc["verdict"].contains("unsurvivable")) return "";
-  const nlohmann::json& first = doc["verdict"]["unsurvivable"].at(0);
-  return first.value("reason", "?") + ": " + first.value("detail", "?");
-}
+// What the explorer reads of a finished run's trace (one read): its hash, the first violation or
+// classified unsurvivable fault, and the coverage markers it reached. Empty if unreadable.
+struct TraceFacts {
+  std::string hash;
+  std::string property, detail;  // the first violation's
+  std::string unsurvivable_reason, unsurvivable_detail;
+  std::map<std::string, uint64_t> coverage;
+};
 
-// The coverage markers a finished run reached (its verdict's "coverage"), or none if unreadable.
-std::map<std::string, uint64_t> coverage_of(const std::string& trace_path) {
-  std::map<std::string, uint64_t> out;
+TraceFacts facts_of(const std::string& trace_path) {
+  TraceFacts f;
   std::ifstream in(trace_path);
   const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || !doc.contains("verdict") || !doc["verdict"].contains("coverage")) return out;
-  for (const auto& [name, n] : doc["verdict"]["coverage"].items()) {
-    if (n.is_number_unsigned()) out[name] = n.get<uint64_t>();
+  if (!doc.is_object()) return f;
+  if (doc.contains("trace_hash") && doc["trace_hash"].is_string()) f.hash = doc["trace_hash"];
+  if (!doc.contains("verdict") || !doc["verdict"].is_object()) return f;
+  const nlohmann::json& v = doc["verdict"];
+  if (v.contains("violations") && v["violations"].is_array() && !v["violations"].empty()) {
+    f.property = v["violations"][0].value("property", "?");
+    f.detail = v["violations"][0].value("detail", "");
   }
-  return out;
+  if (v.contains("unsurvivable") && v["unsurvivable"].is_array() && !v["unsurvivable"].empty()) {
+    f.unsurvivable_reason = v["unsurvivable"][0].value("reason", "?");
+    f.unsurvivable_detail = v["unsurvivable"][0].value("detail", "?");
+  }
+  if (v.contains("coverage") && v["coverage"].is_object()) {
+    for (const auto& [name, n] : v["coverage"].items()) {
+      if (n.is_number_unsigned()) f.coverage[name] = n.get<uint64_t>();
+    }
+  }
+  return f;
 }
 
 // The fault kinds a scenario can draw (its swarm) or has (its explicit plan).
@@ -139,48 +152,44 @@ std::vector<std::string> missing_markers(const ExploreOptions& o, const Tally& t
   return out;
 }
 
-void print_summary(const ExploreOptions& o, const Tally& t, size_t planned, const world::Scenario& scenario) {
+void print_summary(const ExploreOptions& o, const Tally& t, const Summary& summary) {
   const double elapsed_s = wall_seconds() - t.start_s;
-  std::map<std::string, size_t> counts;
-  for (const auto& [s, c] : t.outcome) ++counts[outcome_name(c)];
-  std::printf("explored %zu of %zu seeds of %s (%s, shard %s) in %.1f s (%.2f seeds/s)\n", t.outcome.size(), planned,
-              o.scenario_path.c_str(), o.seeds.c_str(), o.shard.c_str(), elapsed_s,
+  std::printf("explored %zu of %llu seeds of %s (%s, shard %s) in %.1f s (%.2f seeds/s)\n", t.outcome.size(),
+              static_cast<unsigned long long>(summary.seeds_planned), o.scenario_path.c_str(), o.seeds.c_str(), o.shard.c_str(), elapsed_s,
               elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0.0);
-  if (t.outcome.size() < planned) std::printf("  time budget of %.0f s reached: %zu seeds not run\n", o.time_budget_s, planned - t.outcome.size());
+  if (t.outcome.size() < summary.seeds_planned) {
+    std::printf("  time budget of %.0f s reached: %llu seeds not run\n", o.time_budget_s,
+                static_cast<unsigned long long>(summary.seeds_planned - t.outcome.size()));
+  }
   if (o.recheck_fraction > 0) {
     std::printf("  rechecked %zu seeds in a second process (--recheck %g): %zu nondeterministic\n", t.rechecked,
                 o.recheck_fraction, t.recheck_mismatches);
   }
-  std::printf("  %-18s %6s\n", "outcome", "seeds");
-  for (const auto& [name, n] : counts) std::printf("  %-18s %6zu\n", name.c_str(), n);
-  std::printf("  %-34s %6s\n", "coverage marker", "seeds");
-  for (const auto& m : properties::coverage_catalogue()) {
-    if (!properties::applies_to(m, world::to_string(scenario.workload.kind), possible_faults(scenario))) continue;
-    const auto it = t.marker_seeds.find(m.name);
-    const uint64_t n = it == t.marker_seeds.end() ? 0 : it->second;
-    std::printf("  %-34s %6llu%s\n", m.name, static_cast<unsigned long long>(n), n == 0 ? "  NEVER REACHED" : "");
+  print_table(summary);
+}
+
+// One seed's record for the summary, from its exit code and its trace (kept or about to go).
+SeedRecord record_of(const ExploreOptions& o, uint64_t seed, int code, const TraceFacts& f, const std::string& kept_trace) {
+  SeedRecord r{seed, outcome_name(code), f.hash, f.property, f.detail, kept_trace};
+  if (code == kTimedOut) {
+    char after[64];
+    std::snprintf(after, sizeof after, "after %g s", o.seed_timeout_s);
+    r.detail = after;
   }
-  for (const auto& [s, c] : t.outcome) {
-    if (c == kHeld) continue;
-    const std::string trace = trace_of(o, s);
-    if (c == kTimedOut) {
-      std::printf("  seed %llu: timed out after %g s and killed (run it alone: wtsim run %s --seed %llu --trace T.jsonl)\n",
-                  static_cast<unsigned long long>(s), o.seed_timeout_s, o.scenario_path.c_str(), static_cast<unsigned long long>(s));
-      continue;
-    }
-    if (access(trace.c_str(), R_OK) != 0) {  // bad input or a crashed tool wrote none
-      std::printf("  seed %llu: %s, no trace (run it alone: wtsim run %s --seed %llu)\n", static_cast<unsigned long long>(s),
-                  outcome_name(c), o.scenario_path.c_str(), static_cast<unsigned long long>(s));
-      continue;
-    }
-    if (c == kHeldUnsurvivable) {
-      std::printf("  seed %llu: held, with an unsurvivable fault classified (%s), trace %s\n", static_cast<unsigned long long>(s),
-                  unsurvivable_of(trace).substr(0, 240).c_str(), trace.c_str());
-      continue;
-    }
-    std::printf("  seed %llu: %s, trace %s (replay it with: wtsim replay)\n", static_cast<unsigned long long>(s),
-                outcome_name(c), trace.c_str());
+  if (code == kHeldUnsurvivable) r.property = f.unsurvivable_reason, r.detail = f.unsurvivable_detail;
+  return r;
+}
+
+// The outputs --summary and --junit ask for; false (with a message) if one cannot be written.
+bool write_outputs(const ExploreOptions& o, const Summary& summary) {
+  try {
+    if (!o.summary_path.empty()) write_file(o.summary_path, to_json(summary).dump(2) + "\n");
+    if (!o.junit_path.empty()) write_file(o.junit_path, junit_xml(summary));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "wtsim: %s\n", e.what());
+    return false;
   }
+  return true;
 }
 
 }  // namespace
@@ -237,11 +246,16 @@ int explore(const ExploreOptions& o) {
     for (const std::string& s : o.overrides) args.insert(args.end(), {"--set", s});
     return args;
   };
+  std::map<uint64_t, SeedRecord> records;
   const auto finish_seed = [&](uint64_t seed, int exit_code) {
-    const bool unsurvivable = exit_code == kHeld && !unsurvivable_of(trace_of(o, seed)).empty();
-    tally.outcome[seed] = unsurvivable ? kHeldUnsurvivable : exit_code;
-    for (const auto& [name, n] : coverage_of(trace_of(o, seed))) tally.marker_seeds[name] += n > 0 ? 1 : 0;
-    if (exit_code == kHeld && !unsurvivable) std::remove(trace_of(o, seed).c_str());
+    const TraceFacts facts = facts_of(trace_of(o, seed));
+    const bool unsurvivable = exit_code == kHeld && !facts.unsurvivable_reason.empty();
+    const int code = unsurvivable ? kHeldUnsurvivable : exit_code;
+    tally.outcome[seed] = code;
+    for (const auto& [name, n] : facts.coverage) tally.marker_seeds[name] += n > 0 ? 1 : 0;
+    const bool keep = code != kHeld && access(trace_of(o, seed).c_str(), R_OK) == 0;
+    if (!keep) std::remove(trace_of(o, seed).c_str());
+    records[seed] = record_of(o, seed, code, facts, keep ? trace_of(o, seed) : "");
     if (tty) print_progress(tally, seeds.size());
   };
   const auto on_done = [&](const SeedResult& r) {
@@ -278,10 +292,18 @@ int explore(const ExploreOptions& o) {
   }
   if (tty) std::fprintf(stderr, "\n");
   if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");
-  print_summary(o, tally, seeds.size(), scenario);
+  Summary summary{o.scenario_path, scenario.name, o.overrides, from, to, o.shard, seeds.size(), {}, {}, wall_seconds() - tally.start_s};
+  for (auto& [seed, r] : records) summary.seeds.push_back(std::move(r));
+  for (const auto& m : properties::coverage_catalogue()) {
+    if (!properties::applies_to(m, world::to_string(scenario.workload.kind), possible_faults(scenario))) continue;
+    const auto it = tally.marker_seeds.find(m.name);
+    summary.coverage[m.name] = it == tally.marker_seeds.end() ? 0 : it->second;
+  }
+  print_summary(o, tally, summary);
   const std::vector<std::string> missing = missing_markers(o, tally, scenario);
   for (const std::string& m : missing) std::printf("  required coverage marker %s was never reached\n", m.c_str());
-  return tally.failed() > 0 || !started || !missing.empty() ? kViolated : kHeld;
+  const bool written = write_outputs(o, summary);
+  return tally.failed() > 0 || !started || !missing.empty() || !written ? kViolated : kHeld;
 }
 
 }  // namespace wtsim::runs

@@ -27,6 +27,8 @@ struct ExploreOptions {
   // the scenario can reach (its workload kind and fault kinds); required_markers: these (by name).
   bool require_coverage = false;
   std::vector<std::string> required_markers;
+  std::string summary_path;  // non-empty: the machine-readable summary (runs/summary.h) goes here
+  std::string junit_path;    // non-empty: JUnit XML, one test case per seed
 };
 
 int explore(const ExploreOptions& options);

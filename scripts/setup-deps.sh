@@ -14,6 +14,7 @@ packages=(
   libcli11-dev
   libjemalloc2         # the tool runs on jemalloc when present (sim/allocator_tuning.h)
   python3-jsonschema   # tests: traces.schema validates real traces
+  libxml2-utils        # tests: runs.shard_merge validates JUnit XML (xmllint)
   chromium             # tests: traces.report_chromium loads the HTML report headless
   clang libclang-rt-14-dev  # tests: fuzz.readers (libFuzzer and the sanitizer runtimes)
 )
