@@ -1,15 +1,18 @@
 // wtsim: deterministic simulation and fault injection for a document engine on WiredTiger.
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <vector>
 
 #include "properties/violation.h"
 #include "sim/allocator_tuning.h"
 #include "sim/scheduler.h"
 #include "sim/wt_threads.h"
 #include "runs/explore.h"
+#include "runs/seed_pool.h"
 #include "runs/sweep.h"
 #include "cli/export_command.h"
 #include "cli/merge_command.h"
@@ -32,6 +35,36 @@ int leave(int code) {
   std::_Exit(code);
 }
 
+void add_run_options(CLI::App* cmd, wtsim::cli::RunOptions& run) {
+  cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--set", run.overrides, "Override a scenario field: path=value (e.g. node.lock_policy=collection); repeatable");
+  cmd->add_option("--seed", run.seed, "Run seed (one seed reproduces one run exactly)")->capture_default_str();
+  cmd->add_option("--trace", run.trace_path, "Write the trace to this file (FILE.jsonl: JSON Lines, streamed as the run goes)");
+  cmd->add_flag("--check-determinism", run.check_determinism, "Run twice and compare the trace hashes (exit 3 on a difference)");
+  cmd->add_flag("-q,--quiet", run.quiet, "Print nothing; use the exit code");
+  cmd->add_option("--facts", run.facts_path, "Also write the trace's hash and verdict (no events) to this file (explore's and sweep's use)");
+  cmd->add_flag("--trace-if-failed", run.trace_if_failed, "Write --trace only if a property failed or an unsurvivable fault was classified");
+#ifdef WTSIM_PLANTED_BUGS
+  cmd->add_option("--plant", run.plant, "Switch on one planted bug by name (this self-test build only)");
+#endif
+}
+
+// A forked child of explore or sweep: `args` are a `wtsim run ...` command line.
+int run_in_child(const std::vector<std::string>& args) {
+  using namespace wtsim;
+  CLI::App app{"wtsim run"};
+  cli::RunOptions run;
+  add_run_options(&app, run);
+  std::vector<std::string> rest(args.begin() + (args.size() > 1 && args[1] == "run" ? 2 : 1), args.end());
+  std::reverse(rest.begin(), rest.end());  // CLI11 takes them last first
+  try {
+    app.parse(rest);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : cli::kBadInput;
+  }
+  return cli::run_command(run);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -45,15 +78,8 @@ int main(int argc, char** argv) {
 
   cli::RunOptions run;
   CLI::App* run_cmd = app.add_subcommand("run", "Run one scenario with one seed; print the verdict, write a trace.");
-  run_cmd->add_option("scenario", run.scenario_path, "Scenario file (JSON)")->required()->check(CLI::ExistingFile);
-  run_cmd->add_option("--set", run.overrides, "Override a scenario field: path=value (e.g. node.lock_policy=collection); repeatable");
-  run_cmd->add_option("--seed", run.seed, "Run seed (one seed reproduces one run exactly)")->capture_default_str();
-  run_cmd->add_option("--trace", run.trace_path, "Write the trace to this file (FILE.jsonl: JSON Lines, streamed as the run goes)");
-  run_cmd->add_flag("--check-determinism", run.check_determinism, "Run twice and compare the trace hashes (exit 3 on a difference)");
-  run_cmd->add_flag("-q,--quiet", run.quiet, "Print nothing; use the exit code");
-#ifdef WTSIM_PLANTED_BUGS
-  run_cmd->add_option("--plant", run.plant, "Switch on one planted bug by name (this self-test build only)");
-#endif
+  add_run_options(run_cmd, run);
+  runs::set_child_entry(&run_in_child);  // explore's and sweep's runs, forked from this process
 
   CLI::App* props_cmd = app.add_subcommand("properties", "List the properties a verdict can report.");
 
@@ -77,6 +103,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()->check(CLI::Range(0.0, 1.0));
   explore_cmd->add_option("--summary", explore.summary_path, "Write a machine-readable summary here (JSON: one record per seed, coverage)");
   explore_cmd->add_option("--junit", explore.junit_path, "Write JUnit XML here (one test case per seed) for CI dashboards");
+  explore_cmd->add_flag("--spawn-exec", explore.spawn_exec, "Start each seed's run as a new process (exec) instead of a fork of the explorer");
 
   cli::MergeOptions merge;
   CLI::App* merge_cmd = app.add_subcommand("merge", "Merge the summaries of an explore's shards into one table (and summary, JUnit XML).");

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <fstream>
 #include <memory>
 
 #include "sim/planted.h"
@@ -47,6 +48,15 @@ world::ProgressFn progress_line(const std::string& name, uint64_t seed) {
   };
 }
 
+// The trace without its events: what an explorer needs of a run that held.
+bool write_facts(const std::string& path, const traces::Trace& trace, const std::string& hash) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << nlohmann::json{{"trace_hash", hash}, {"verdict", trace.verdict()}}.dump() << "\n";
+  if (out) return true;
+  std::fprintf(stderr, "wtsim: %s: cannot write\n", path.c_str());
+  return false;
+}
+
 }  // namespace
 
 int run_command(const RunOptions& o) {
@@ -84,15 +94,29 @@ int run_command(const RunOptions& o) {
   // hash, whatever the number of events).
   traces::HashOnlySink hash_only;
   traces::EventSink* sink = stream ? static_cast<traces::EventSink*>(stream.get()) : nullptr;
-  if (o.trace_path.empty()) sink = &hash_only;
+  // --trace-if-failed: most runs hold, so the first run only hashes; one that fails runs again
+  // keeping its events (one seed is one run: the same trace, its hash checked).
+  const bool hash_first = o.trace_path.empty() || (o.trace_if_failed && !stream);
+  if (hash_first) sink = &hash_only;
   world::RunResult result = world::run_scenario(
       scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed), sink);
   const std::string hash = result.trace->hash();
+  if (!o.facts_path.empty() && !write_facts(o.facts_path, *result.trace, hash)) return kBadInput;
+  const bool keep_trace = !o.trace_if_failed || !result.ok || !result.unsurvivable.empty();
+  if (hash_first && keep_trace && !o.trace_path.empty()) {
+    result = world::run_scenario(scenario, o.seed);
+    if (result.trace->hash() != hash) {
+      std::fprintf(stderr, "wtsim: NONDETERMINISM: seed %llu gave trace hash %s, then %s\n", static_cast<unsigned long long>(o.seed), hash.c_str(),
+                   result.trace->hash().c_str());
+      return kNondeterministic;
+    }
+  }
   if (!o.trace_path.empty()) {
     try {
       if (stream) {
         stream->finish(result.trace->verdict(), hash);
-      } else {
+        if (!keep_trace) std::remove(o.trace_path.c_str());  // streamed already: finished, then dropped
+      } else if (keep_trace) {
         result.trace->write(o.trace_path);
       }
     } catch (const std::exception& e) {
@@ -101,7 +125,7 @@ int run_command(const RunOptions& o) {
     }
   }
   if (!o.quiet) print_verdict(scenario, o.seed, result, hash);
-  if (!o.trace_path.empty() && !o.quiet) std::printf("trace written to %s\n", o.trace_path.c_str());
+  if (!o.trace_path.empty() && keep_trace && !o.quiet) std::printf("trace written to %s\n", o.trace_path.c_str());
   if (o.check_determinism) {
     traces::HashOnlySink again_sink;  // the second run hashes in the first run's form
     world::RunResult again = world::run_scenario(scenario, o.seed, nullptr, nullptr, sink != nullptr ? &again_sink : nullptr);

@@ -19,6 +19,10 @@ struct RunOptions {
   bool check_determinism = false;
   bool quiet = false;
   std::string plant;  // wtsim-planted only: the planted bug to switch on
+  // For explore and sweep: the trace's hash and verdict (a few hundred bytes) written here, and
+  // the trace itself only when the run failed or classified an unsurvivable fault.
+  std::string facts_path;
+  bool trace_if_failed = false;
 };
 
 int run_command(const RunOptions& options);

@@ -29,6 +29,7 @@ struct ExploreOptions {
   std::vector<std::string> required_markers;
   std::string summary_path;  // non-empty: the machine-readable summary (runs/summary.h) goes here
   std::string junit_path;    // non-empty: JUnit XML, one test case per seed
+  bool spawn_exec = false;   // each seed a new process (exec) instead of a fork of this one
 };
 
 int explore(const ExploreOptions& options);

@@ -7,7 +7,13 @@
 
 #include <cassert>
 #include <chrono>
+#include <cstdio>
 #include <map>
+
+#include "engine/wt_connection.h"
+#include "faults/disk.h"
+#include "faults/sim_file_system.h"
+#include "sim/scheduler.h"
 
 extern char** environ;
 
@@ -43,6 +49,32 @@ pid_t wait_child(std::map<pid_t, Running>& running, double timeout_s, int* statu
   }
 }
 
+ChildEntry child_entry = nullptr;
+
+// Once per process, before the first fork: a WiredTiger connection opened and closed on a
+// throwaway simulated disk, so that WiredTiger's one-time set-up (its clock calibration, about
+// half a second) is done here and every forked child inherits it.
+void warm_up_for_fork() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  sim::Simulator sim(/*seed=*/0);  // WiredTiger's threads run as its fibers
+  faults::Disk disk;
+  faults::SimFileSystem fs(disk, nullptr, "/wtsim/fork-warm-up");
+  engine::WtConnection conn;
+  if (conn.open(fs, engine::WtConfig{}) == 0) conn.close();
+}
+
+// A forked child: runs the entry and leaves without running this process's exit handlers.
+pid_t fork_child(const std::vector<std::string>& args) {
+  std::fflush(nullptr);  // nothing buffered is printed twice
+  const pid_t pid = fork();
+  if (pid != 0) return pid;
+  const int code = child_entry(args);
+  std::fflush(nullptr);
+  _exit(code);
+}
+
 pid_t spawn_child(const std::string& exe, std::vector<std::string> args) {
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
@@ -53,6 +85,8 @@ pid_t spawn_child(const std::string& exe, std::vector<std::string> args) {
 }
 
 }  // namespace
+
+void set_child_entry(ChildEntry entry) { child_entry = entry; }
 
 double wall_seconds() {
   using namespace std::chrono;
@@ -73,6 +107,8 @@ bool run_seeds(const PoolOptions& o, const std::vector<uint64_t>& seeds,
                const std::function<bool(const SeedResult&)>& on_done) {
   assert(o.jobs >= 1 && o.jobs <= kJobsMax);
   assert(o.seed_timeout_s >= 0);
+  const bool fork_mode = o.mode == SpawnMode::kFork && child_entry != nullptr && o.exe == "/proc/self/exe";
+  if (fork_mode) warm_up_for_fork();
   const double start_s = wall_seconds();
   std::map<pid_t, Running> running;
   size_t next = 0;
@@ -81,7 +117,7 @@ bool run_seeds(const PoolOptions& o, const std::vector<uint64_t>& seeds,
     const bool in_budget = o.time_budget_s <= 0 || wall_seconds() - start_s < o.time_budget_s;
     while (keep_going && in_budget && next < seeds.size() && running.size() < static_cast<size_t>(o.jobs)) {
       const uint64_t seed = seeds[next++];
-      const pid_t pid = spawn_child(o.exe, argv_for(seed));
+      const pid_t pid = fork_mode ? fork_child(argv_for(seed)) : spawn_child(o.exe, argv_for(seed));
       if (pid < 0) {
         keep_going = started_all = false;
         break;

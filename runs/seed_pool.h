@@ -19,12 +19,24 @@ struct SeedResult {
   bool timed_out = false;  // killed after PoolOptions::seed_timeout_s
 };
 
+// How a child runs: a new process of `exe` (posix_spawn + exec), or a fork of this process that
+// calls the registered child entry with the same arguments (no exec, no allocator re-exec, and
+// WiredTiger's clock calibration done once in the parent: runs are single-threaded, their
+// WiredTiger threads fibers, so a fork is a whole copy).
+enum class SpawnMode { kExec, kFork };
+
 struct PoolOptions {
   std::string exe;        // the program to start
   int jobs = 2;
   double time_budget_s = 0;  // > 0: start no new child after this many seconds
   double seed_timeout_s = 0;  // > 0: kill (SIGKILL) a child still running after this many seconds
+  SpawnMode mode = SpawnMode::kFork;  // kFork needs exe "/proc/self/exe" and a child entry, else exec
 };
+
+// What a forked child runs: the arguments it would have been exec'd with (argv[0] first), its
+// exit code returned. The command line registers it (cli/main.cpp: the `run` verb).
+using ChildEntry = int (*)(const std::vector<std::string>& args);
+void set_child_entry(ChildEntry entry);
 
 // `argv_for(seed)` builds the child's arguments (argv[0] included). `on_done` returns false to
 // stop starting new children (those running are still waited for). Returns false if a child

@@ -34,6 +34,9 @@ std::string trace_of(const SweepOptions& o, const Point& p) {
   return o.out_dir + "/point-" + std::to_string(p.disk_op) + "-" + faults::to_string(p.mode) + ".json";
 }
 
+// A run's hash and verdict (`run --facts`); it writes its trace only when it failed.
+std::string facts_path_of(const std::string& trace) { return trace.substr(0, trace.size() - 5) + ".facts.json"; }
+
 std::string plan_of(const Point& p) {
   return nlohmann::json::array({{{"kind", "crash"}, {"at_disk_op", p.disk_op}, {"mode", faults::to_string(p.mode)}}}).dump();
 }
@@ -60,10 +63,10 @@ bool parse_modes(const std::string& text, std::vector<faults::CrashMode>* out) {
   return !out->empty();
 }
 
-// A finished point's verdict from its trace: "held", "unsurvivable: REASON" or the first
-// violated property; "" if the trace cannot be read.
-std::string verdict_of(const std::string& trace_path) {
-  std::ifstream in(trace_path);
+// A finished point's verdict from its facts: "held", "unsurvivable: REASON" or the first
+// violated property; "" if they cannot be read.
+std::string verdict_of(const std::string& facts_path) {
+  std::ifstream in(facts_path);
   const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (!doc.is_object() || !doc.contains("verdict")) return "";
   const nlohmann::json& v = doc["verdict"];
@@ -72,11 +75,11 @@ std::string verdict_of(const std::string& trace_path) {
   return "held";
 }
 
-std::string outcome_of(const SeedResult& r, const std::string& trace_path) {
+std::string outcome_of(const SeedResult& r, const std::string& facts_path) {
   if (r.timed_out) return "timed out";
   if (r.exit_code == kBadInput) return "bad input";
   if (r.exit_code != kHeld && r.exit_code != kViolated) return "tool crashed (exit " + std::to_string(r.exit_code) + ")";
-  const std::string verdict = verdict_of(trace_path);
+  const std::string verdict = verdict_of(facts_path);
   if (verdict.empty()) return "no trace";
   return verdict == "held" || verdict.rfind("unsurvivable", 0) == 0 ? verdict : "violated " + verdict;
 }
@@ -167,16 +170,18 @@ int sweep(const SweepOptions& o) {
   const bool tty = isatty(STDERR_FILENO) != 0;
   Tally t;
   const auto argv_for = [&](uint64_t job) {
-    std::vector<std::string> argv = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(o.seed), "-q", "--trace", trace_of(o, points[job])};
+    const std::string trace = trace_of(o, points[job]);
+    std::vector<std::string> argv = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(o.seed), "-q", "--trace", trace,
+                                     "--facts", facts_path_of(trace), "--trace-if-failed"};
     for (const std::string& s : point_overrides(o, &points[job])) argv.insert(argv.end(), {"--set", s});
     if (!o.plant.empty()) argv.insert(argv.end(), {"--plant", o.plant});
     return argv;
   };
   const bool started = run_seeds(pool, jobs, argv_for, [&](const SeedResult& r) {
     const std::string trace = trace_of(o, points[r.seed]);
-    const std::string outcome = outcome_of(r, trace);
+    const std::string outcome = outcome_of(r, facts_path_of(trace));
+    std::remove(facts_path_of(trace).c_str());
     t.outcome[r.seed] = outcome;
-    if (outcome == "held") std::remove(trace.c_str());  // failing and unsurvivable points keep theirs
     if (tty) print_progress(t, points.size());
     return true;
   });
