@@ -67,6 +67,9 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   if (in(kStrings)) expect_type(v, v.is_string() && !v.get<std::string>().empty(), path, "a non-empty string");
   if (in(kCounts)) sim::as_u64(v, path);
   if (field == "after_disk_ops") expect_type(v, v.get<uint64_t>() >= 1, path, "at least 1");
+  constexpr uint64_t kYearS = 365ULL * 24 * 3600;
+  if (field == "ttlMonitorSleepSecs") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= kYearS, path, "seconds in [1, a year]");
+  if (field == "ms") expect_type(v, v.get<uint64_t>() <= kYearS * 1000, path, "milliseconds, at most a year");
   if (field == "ns") expect_type(v, v.get<std::string>().find('.') != std::string::npos, path, "\"db.collection\"");
   if (field == "key" || field == "sort") check_key(v, path);
   if (field == "docs") expect_type(v, v.is_object() || (v.is_array() && !v.empty()), path, "a document or a non-empty array of them");
