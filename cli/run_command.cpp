@@ -63,7 +63,7 @@ int run_command(const RunOptions& o) {
   if (!o.plant.empty()) {
     const auto bug = planted::find(o.plant);
     if (!bug) return std::fprintf(stderr, "wtsim: --plant %s: no such planted bug (see wtsim selftest --list)\n", o.plant.c_str()), kBadInput;
-    planted::enable(*bug);
+    if (planted::enabled() != bug) planted::enable(*bug);  // a forked run has it from its parent
   }
   world::Scenario scenario;
   try {

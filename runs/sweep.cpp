@@ -114,8 +114,15 @@ int print_summary(const SweepOptions& o, const Tally& t, const std::vector<Point
     ++failing;
     if (listed++ >= kFailuresListed) continue;
     const Point& p = points[job];
+    const std::string trace = trace_of(o, p);
+    if (access(trace.c_str(), R_OK) != 0) {
+      std::printf("  disk op %llu (%s): %s, no trace (run it alone: wtsim run %s --seed %llu --set swarm=null --set 'fault_plan=%s')\n",
+                  static_cast<unsigned long long>(p.disk_op), faults::to_string(p.mode), outcome.c_str(), o.scenario_path.c_str(),
+                  static_cast<unsigned long long>(o.seed), plan_of(p).c_str());
+      continue;
+    }
     std::printf("  disk op %llu (%s): %s, trace %s (wtsim replay / wtsim shrink it)\n", static_cast<unsigned long long>(p.disk_op),
-                faults::to_string(p.mode), outcome.c_str(), trace_of(o, p).c_str());
+                faults::to_string(p.mode), outcome.c_str(), trace.c_str());
   }
   if (listed > kFailuresListed) std::printf("  ... and %zu more failing points, traces in %s\n", listed - kFailuresListed, o.out_dir.c_str());
   return failing > 0 ? kViolated : kHeld;

@@ -230,10 +230,15 @@ class Checker:
         if bound is None:
             return self.problem(e, "a TTL delete without a bound")
         now_ms = self.epoch_ms + e["t_us"] // 1000
-        if not (isinstance(value, dict) and list(value) == ["$date"] and isinstance(value["$date"], int)):
+        # MongoDB's TTL: a Date, or an array whose earliest Date expires (other elements never do).
+        def is_date(v):
+            return isinstance(v, dict) and list(v) == ["$date"] and isinstance(v["$date"], int)
+        dates = [v for v in value if is_date(v)] if isinstance(value, list) else [value] if is_date(value) else []
+        if not dates:
             return self.problem(e, "a TTL delete of a document whose indexed value %r is not a Date" % (value,))
-        if value["$date"] >= bound:
-            self.problem(e, "a TTL delete of %s = %d, not below the bound %d" % (key, value["$date"], bound))
+        earliest = min(d["$date"] for d in dates)
+        if earliest >= bound:
+            self.problem(e, "a TTL delete of %s = %d, not below the bound %d" % (key, earliest, bound))
         if bound > now_ms - expires[0] * 1000:
             self.problem(e, "a TTL bound %d later than now %d - expireAfterSeconds %s" % (bound, now_ms, expires[0]))
         pass_now = self.passes.get(e["actor"])
