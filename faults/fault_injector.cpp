@@ -66,6 +66,7 @@ bool FaultInjector::matches(const Fault& f, FsOp op, const std::string& file) co
 
 FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const std::string& actor) {
   FaultDecision d;
+  if (op != FsOp::kRead && enabled_ && before_mutating_op_) before_mutating_op_(mutating_ops_ + 1);
   if (op != FsOp::kRead) ++mutating_ops_;
   if (!enabled_) return d;
   for (size_t i = 0; i < plan_.faults.size(); ++i) {

@@ -3,6 +3,7 @@
 // answers the time-window questions (disk capacity, latency). Time-triggered crashes and bit
 // flips are executed by the world's fault actor, on virtual time.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,6 +47,9 @@ class FaultInjector {
   // A count-triggered fault armed during the run (a script's crash after N more disk operations):
   // it joins the plan with the next index.
   void add(const Fault& fault);
+  // Called just before each mutating operation is counted, with its number (from 1), while
+  // faults are enabled: a sweep forks there, and its child arms a crash at that very operation.
+  void set_before_mutating_op(std::function<void(uint64_t op)> hook) { before_mutating_op_ = std::move(hook); }
   uint64_t mutating_ops() const { return mutating_ops_; }
   // Faults fired since the last call, in firing order.
   std::vector<FiredFault> take_fired();
@@ -70,6 +74,7 @@ class FaultInjector {
   uint64_t mutating_ops_ = 0;
   bool enabled_ = true;
   std::vector<FiredFault> fired_;
+  std::function<void(uint64_t)> before_mutating_op_;
 };
 
 }  // namespace wtsim::faults

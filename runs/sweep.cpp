@@ -1,12 +1,17 @@
 #include "runs/sweep.h"
 
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -144,6 +149,131 @@ bool plan_points(const SweepOptions& o, uint64_t disk_ops, std::vector<Point>* o
   return true;
 }
 
+// --- Sweeping from snapshots: one run, forked at each point -------------------------------------
+
+// The children of a snapshot sweep, forked from the one run at their points.
+class Forks {
+ public:
+  Forks(const SweepOptions& o, Tally& t, std::vector<Point>& points) : o_(o), t_(t), points_(points) {}
+
+  // At op: one child per mode, each arming its crash at this very operation. Returns in the child
+  // (its point's index set) as in the parent.
+  void at(faults::FaultInjector& injector, uint64_t op, const std::vector<faults::CrashMode>& modes) {
+    for (const faults::CrashMode mode : modes) {
+      if (points_.size() >= kPointsMax) return;
+      while (running_.size() >= static_cast<size_t>(o_.jobs)) reap(/*block=*/true);
+      reap(/*block=*/false);
+      points_.push_back({op, mode});
+      std::fflush(nullptr);
+      const pid_t pid = fork();
+      if (pid == 0) {
+        child_ = points_.size() - 1;
+        faults::Fault crash;
+        crash.kind = faults::FaultKind::kCrash;
+        crash.at_disk_op = op;
+        crash.crash_mode = mode;
+        injector.add(crash);
+        return;
+      }
+      if (pid < 0) return void(t_.outcome[points_.size() - 1] = "not started (fork failed)");
+      running_[pid] = {points_.size() - 1, wall_seconds()};
+    }
+  }
+
+  void wait_all() {
+    while (!running_.empty()) reap(/*block=*/true);
+  }
+  std::optional<size_t> child() const { return child_; }
+
+ private:
+  struct Child {
+    size_t job;
+    double started_s;
+  };
+
+  void reap(bool block) {
+    for (;;) {
+      int status = 0;
+      const pid_t pid = waitpid(-1, &status, block && o_.point_timeout_s <= 0 ? 0 : WNOHANG);
+      if (pid <= 0) {
+        if (!block || running_.empty()) return;
+        kill_overdue();
+        usleep(5'000);
+        continue;
+      }
+      const auto it = running_.find(pid);
+      if (it == running_.end()) continue;
+      const SeedResult r{it->second.job, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                         wall_seconds() - it->second.started_s, killed_.count(pid) > 0};
+      const std::string trace = trace_of(o_, points_[r.seed]);
+      t_.outcome[r.seed] = outcome_of(r, facts_path_of(trace));
+      std::remove(facts_path_of(trace).c_str());
+      running_.erase(it);
+      if (isatty(STDERR_FILENO) != 0) print_progress(t_, points_.size());
+      if (block) return;
+    }
+  }
+
+  void kill_overdue() {
+    for (const auto& [pid, c] : running_) {
+      if (o_.point_timeout_s > 0 && wall_seconds() - c.started_s > o_.point_timeout_s && killed_.insert(pid).second) kill(pid, SIGKILL);
+    }
+  }
+
+  const SweepOptions& o_;
+  Tally& t_;
+  std::vector<Point>& points_;
+  std::map<pid_t, Child> running_;
+  std::set<pid_t> killed_;
+  std::optional<size_t> child_;
+};
+
+// In a forked child, after its run: the facts (and, for a failure, the trace of the same run from
+// the start, so that it replays), then the child's exit.
+[[noreturn]] void finish_child(const SweepOptions& o, const Point& p, const world::RunResult& r) {
+  const std::string trace = trace_of(o, p);
+  {
+    std::ofstream out(facts_path_of(trace), std::ios::binary | std::ios::trunc);
+    out << nlohmann::json{{"trace_hash", r.trace->hash()}, {"verdict", r.trace->verdict()}}.dump() << "\n";
+  }
+  if (!r.ok || !r.unsurvivable.empty()) {
+    try {
+      const world::RunResult again = world::run_scenario(world::load_scenario(o.scenario_path, point_overrides(o, &p)), o.seed);
+      again.trace->write(trace);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "wtsim: %s\n", e.what());
+    }
+  }
+  std::fflush(nullptr);
+  _exit(r.ok ? kHeld : kViolated);
+}
+
+int sweep_from_snapshots(const SweepOptions& o, const world::Scenario& scenario) {
+  std::vector<faults::CrashMode> modes;
+  if (!parse_modes(o.modes, &modes)) return std::fprintf(stderr, "wtsim: --modes %s: expected all, or a comma list of drop_unsynced, torn_prefix, sector_damage\n", o.modes.c_str()), kBadInput;
+  uint64_t from = 1, to = std::numeric_limits<uint64_t>::max();
+  if (!o.points.empty() && (!parse_seed_range(o.points, &from, &to) || from == 0)) {
+    return std::fprintf(stderr, "wtsim: --points %s: expected A..B with 1 <= A <= B\n", o.points.c_str()), kBadInput;
+  }
+  Tally t;
+  std::vector<Point> points;
+  Forks forks(o, t, points);
+  const world::RunResult base = world::run_scenario_forking(scenario, o.seed, [&](faults::FaultInjector& injector, uint64_t op) {
+    if (forks.child() || op < from || op > to || (op - from) % o.stride != 0) return;
+    forks.at(injector, op, modes);
+  });
+  if (forks.child()) finish_child(o, points[*forks.child()], base);
+  forks.wait_all();
+  if (isatty(STDERR_FILENO) != 0) std::fprintf(stderr, "\n");
+  if (!base.ok) {
+    std::fprintf(stderr, "wtsim: %s fails without any crash (%s: %s): fix that first (wtsim run %s --seed %llu --set fault_plan=[] --set swarm=null)\n",
+                 o.scenario_path.c_str(), base.violations.front().name(), base.violations.front().detail.c_str(), o.scenario_path.c_str(),
+                 static_cast<unsigned long long>(o.seed));
+    return kViolated;
+  }
+  return print_summary(o, t, points, base.stats.mutating_disk_ops);
+}
+
 }  // namespace
 
 int sweep(const SweepOptions& o) {
@@ -160,6 +290,8 @@ int sweep(const SweepOptions& o) {
   } catch (const std::invalid_argument& e) {
     return std::fprintf(stderr, "wtsim: %s\n", e.what()), kBadInput;
   }
+  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) return std::fprintf(stderr, "wtsim: cannot create %s\n", o.out_dir.c_str()), kBadInput;
+  if (!o.from_start) return sweep_from_snapshots(o, scenario);
   // The run without a crash: it must hold, and it counts the persistence points.
   const world::RunResult base = world::run_scenario(scenario, o.seed);
   if (!base.ok) {
@@ -170,7 +302,6 @@ int sweep(const SweepOptions& o) {
   }
   std::vector<Point> points;
   if (!plan_points(o, base.stats.mutating_disk_ops, &points)) return kBadInput;
-  if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) return std::fprintf(stderr, "wtsim: cannot create %s\n", o.out_dir.c_str()), kBadInput;
   std::vector<uint64_t> jobs(points.size());
   for (size_t i = 0; i < jobs.size(); ++i) jobs[i] = i;
   PoolOptions pool{"/proc/self/exe", o.jobs, 0, o.point_timeout_s};

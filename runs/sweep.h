@@ -23,6 +23,7 @@ struct SweepOptions {
   std::string out_dir = "wtsim-sweep";
   double point_timeout_s = 600;  // > 0: kill a point's run after this many wall seconds
   std::string plant;             // the self-test build's planted bug, for every run of the sweep
+  bool from_start = false;       // each point a whole run from the start, not a fork at the point
 };
 
 int sweep(const SweepOptions& options);

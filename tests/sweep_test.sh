@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # wtsim sweep: a script swept at every 10th persistence point holds; the same sweep with a planted
 # bug (a DDL change acknowledged before its log flush) fails at the points after the change, keeps
-# their traces, and each replays; bad options are refused with exit 2.
+# their traces, and each replays; forking the one run at each point (the default) and running
+# each point from the start (--from-start) find the same points with the same traces; bad options
+# are refused with exit 2.
 # Usage: sweep_test.sh WTSIM WTSIM_PLANTED SOURCE_DIR
 set -euo pipefail
 wtsim=$1 planted=$2 src=$3
@@ -28,6 +30,15 @@ for t in "$work"/bug/point-*.json; do
   n=$((n + 1))
 done
 [ "$n" -ge 1 ] || { echo "FAIL: no failing point kept its trace"; exit 1; }
+
+rc=0
+"$planted" sweep "$script" --plant ddl_acked_before_durable --points 60..70 --jobs 2 --from-start --out "$work/bug2" >"$work/bug2.txt" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || { cat "$work/bug2.txt"; echo "FAIL: the from-start sweep exited $rc, not 1"; exit 1; }
+[ "$(cd "$work/bug" && ls)" = "$(cd "$work/bug2" && ls)" ] || { echo "FAIL: forked and from-start sweeps failed at different points"; exit 1; }
+for t in "$work"/bug/point-*.json; do
+  h1=$(grep -o '"trace_hash": *"[0-9a-f]*"' "$t") h2=$(grep -o '"trace_hash": *"[0-9a-f]*"' "$work/bug2/$(basename "$t")")
+  [ "$h1" = "$h2" ] || { echo "FAIL: $(basename "$t"): forked $h1, from the start $h2"; exit 1; }
+done
 
 for bad in "--modes melt" "--points 0..5" "--stride 0" "--jobs 0"; do
   rc=0

@@ -76,6 +76,16 @@ RunResult run_scenario(const Scenario& declared, uint64_t seed, const faults::Fa
   return world.run();
 }
 
+RunResult run_scenario_forking(const Scenario& declared, uint64_t seed, const BeforeDiskOp& before_op) {
+  const Scenario scenario = draw_knobs(declared, seed);
+  assert(scenario.fault_plan && "a sweep's run gives its plan");
+  traces::HashOnlySink hash_only;  // outlives the world
+  World world(scenario, seed, *scenario.fault_plan);
+  world.trace().stream_to(&hash_only);
+  world.injector().set_before_mutating_op([&](uint64_t op) { before_op(world.injector(), op); });
+  return world.run();
+}
+
 std::unique_ptr<System> World::make_system(WorkloadKind kind) {
   switch (kind) {
     case WorkloadKind::kKv: return make_kv_system(*this);

@@ -74,6 +74,12 @@ RunResult run_scenario(const Scenario& scenario, uint64_t seed,
                        const faults::FaultPlan* plan_override = nullptr, ProgressFn progress = nullptr,
                        traces::EventSink* sink = nullptr);
 
+// A run that calls `before_op` just before each of its mutating disk operations (runs/sweep.cpp
+// forks there: a child arms a crash at that operation with FaultInjector::add and goes on). The
+// scenario must give its fault plan; the run only hashes its events.
+using BeforeDiskOp = std::function<void(faults::FaultInjector& injector, uint64_t op)>;
+RunResult run_scenario_forking(const Scenario& scenario, uint64_t seed, const BeforeDiskOp& before_op);
+
 // Registers the calling fiber as a client for its scope (exceptions included).
 class ClientScope {
  public:
@@ -183,6 +189,7 @@ class World {
   // A script's crash step with a count: the node loses power just before the `n`th mutating disk
   // operation from now (whichever fiber makes it), as a fault plan's at_disk_op would.
   void arm_crash_after(uint64_t n, faults::CrashMode mode);
+  faults::FaultInjector& injector() { return injector_; }
   // `subject`: the event the violation is about (a recovery check), when there is one.
   void violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject = std::nullopt);
   // A coverage marker (properties/coverage.h) was reached `times` times.
