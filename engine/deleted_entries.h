@@ -34,7 +34,10 @@ struct IndexEdit {
 
 class DeletedEntries {
  public:
-  static constexpr uint64_t kTrackedMax = 20'000'000;  // beyond it, tombstones are counted, not kept
+  // Beyond it, removals are counted, not kept (and stepping over them is not charged): about
+  // 120 bytes each, so at most ~0.5 GB. Every index's removals are kept, walked or not (an _id
+  // index is rarely walked); the TTL account at full scale removes about 12 million.
+  static constexpr uint64_t kTrackedMax = 4'000'000;
 
   // A transaction's edits, once it committed at `now_ns`: removals become tombstones, an entry
   // written again is live again.
