@@ -4,9 +4,9 @@
 
 #include <cstdio>
 #include <exception>
-#include <fstream>
 #include <memory>
 
+#include "runs/summary.h"
 #include "sim/planted.h"
 #include "world/world.h"
 #include "traces/trace_stream.h"
@@ -46,15 +46,6 @@ world::ProgressFn progress_line(const std::string& name, uint64_t seed) {
                  static_cast<unsigned long long>(seed), static_cast<double>(now_ns) / 1e9,
                  static_cast<double>(end_ns) / 1e9, percent, percent >= 100 ? "\n" : "");
   };
-}
-
-// The trace without its events: what an explorer needs of a run that held.
-bool write_facts(const std::string& path, const traces::Trace& trace, const std::string& hash) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << nlohmann::json{{"trace_hash", hash}, {"verdict", trace.verdict()}}.dump() << "\n";
-  if (out) return true;
-  std::fprintf(stderr, "wtsim: %s: cannot write\n", path.c_str());
-  return false;
 }
 
 }  // namespace
@@ -101,7 +92,7 @@ int run_command(const RunOptions& o) {
   world::RunResult result = world::run_scenario(
       scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed), sink);
   const std::string hash = result.trace->hash();
-  if (!o.facts_path.empty() && !write_facts(o.facts_path, *result.trace, hash)) return kBadInput;
+  if (!o.facts_path.empty() && !runs::write_facts(o.facts_path, result.trace->verdict(), hash)) return kBadInput;
   const bool keep_trace = !o.trace_if_failed || !result.ok || !result.unsurvivable.empty();
   if (hash_first && keep_trace && !o.trace_path.empty()) {
     result = world::run_scenario(scenario, o.seed);

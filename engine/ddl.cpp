@@ -121,6 +121,7 @@ Status Ddl::drop_index(OperationContext& op, const std::string& ns, const std::s
   // The table goes after the catalog stops naming it; a crash in between leaves an orphan table,
   // which is harmless (never read).
   s->drop(s, table.c_str(), "force=true");
+  state_.deleted_entries.forget(table);  // no scan walks a dropped index
   assert(state_.catalog.find(ns)->index(name) == nullptr);
   return {};
 }

@@ -150,7 +150,7 @@ class Scan {
       if (where > 0) break;
       ++stats_.keys_examined;
       if (where == 0 && (ret = visit_entry(string_of(value), seen, visit)) != 0) break;
-      if (stopped_) return note_walk(last, true), 0;
+      if (stopped_) return note_walk(last), 0;
       if (yielder_.due(stats_)) {
         if ((ret = yield()) != 0) break;
         c = op_.cursor(plan_.index->table, &ret);
@@ -161,20 +161,19 @@ class Scan {
       ret = plan_.backward ? c->prev(c) : c->next(c);
     }
     if (ret == WT_NOTFOUND) ++stats_.works;  // the work that finds the end of the index
-    note_walk(ret == WT_NOTFOUND ? std::nullopt : last, ret != WT_NOTFOUND);
+    if (ret == WT_NOTFOUND || last) note_walk(ret == WT_NOTFOUND ? std::nullopt : last);  // a failed seek walked nothing
     stats_.is_eof = ret == WT_NOTFOUND || ret == 0;
     return ret == WT_NOTFOUND ? 0 : ret;
   }
 
   // From the scan's start to `stop` (the entry it stopped on; nullopt: it ran off the index's end).
-  void note_walk(const std::optional<std::string>& stop, bool stopped_on_entry) {
-    const std::string start = !plan_.backward ? (plan_.low ? plan_.low->key : "") : (plan_.high ? plan_.high->key + kPastEveryEntry : "");
+  void note_walk(const std::optional<std::string>& stop) {
     if (!plan_.backward) {
-      walked_ = Walk{plan_.index->table, start, stopped_on_entry ? stop : std::nullopt};
-    } else {
-      const std::optional<std::string> upper = plan_.high ? std::optional<std::string>(start) : std::nullopt;
-      walked_ = Walk{plan_.index->table, stopped_on_entry && stop ? *stop + '\0' : "", upper};
+      walked_ = Walk{plan_.index->table, plan_.low ? plan_.low->key : "", stop};
+      return;
     }
+    const std::optional<std::string> upper = plan_.high ? std::optional<std::string>(plan_.high->key + kPastEveryEntry) : std::nullopt;
+    walked_ = Walk{plan_.index->table, stop ? *stop + '\0' : "", upper};
   }
 
   int visit_entry(const std::string& rkey, std::set<std::string>& seen, const Visitor& visit) {
@@ -314,12 +313,10 @@ Document explain_of(const std::string& ns, const QueryPlan& plan, const ScanStat
 }
 
 // The deleted entries a scan's cursor stepped over (engine/deleted_entries.h).
-uint64_t deleted_entries_walked(EngineState& state_, const Scan& scan) {
+uint64_t deleted_entries_walked(EngineState& state, const Scan& scan) {
   const std::optional<Scan::Walk> walk = scan.walked();
   if (!walk) return 0;
-  const CostModel& cost = state_.config.cost;
-  const uint64_t n = state_.deleted_entries.walk(walk->table, walk->from, walk->to, state_.env.sim->now_ns(), cost.deleted_entry_evict_ns);
-  return n;
+  return state.deleted_entries.walk(walk->table, walk->from, walk->to, state.env.sim->now_ns(), state.config.cost.deleted_entry_evict_ns);
 }
 
 }  // namespace

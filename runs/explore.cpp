@@ -55,8 +55,7 @@ std::string trace_of(const ExploreOptions& o, uint64_t seed) { return o.out_dir 
 std::string recheck_trace_of(const ExploreOptions& o, uint64_t seed) {
   return o.out_dir + "/seed-" + std::to_string(seed) + ".recheck.json";
 }
-// A run's hash and verdict (`run --facts`), beside its trace, which it writes only on a failure.
-std::string facts_of_path(const std::string& trace) { return trace.substr(0, trace.size() - 5) + ".facts.json"; }
+
 
 // A trace file's trace_hash, or "" if it cannot be read.
 std::string hash_of(const std::string& trace_path) {
@@ -245,15 +244,15 @@ int explore(const ExploreOptions& o) {
     const uint64_t seed = job & ~kRecheckBit;
     const std::string trace = (job & kRecheckBit) != 0 ? recheck_trace_of(o, seed) : trace_of(o, seed);
     std::vector<std::string> args = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(seed), "--trace", trace, "-q",
-                                     "--facts", facts_of_path(trace)};
+                                     "--facts", facts_path_of(trace)};
     if (rechecked_seeds.count(seed) == 0) args.push_back("--trace-if-failed");  // a mismatch keeps both traces
     for (const std::string& s : o.overrides) args.insert(args.end(), {"--set", s});
     return args;
   };
   std::map<uint64_t, SeedRecord> records;
   const auto finish_seed = [&](uint64_t seed, int exit_code) {
-    const TraceFacts facts = facts_of(facts_of_path(trace_of(o, seed)));
-    std::remove(facts_of_path(trace_of(o, seed)).c_str());
+    const TraceFacts facts = facts_of(facts_path_of(trace_of(o, seed)));
+    std::remove(facts_path_of(trace_of(o, seed)).c_str());
     const bool unsurvivable = exit_code == kHeld && !facts.unsurvivable_reason.empty();
     const int code = unsurvivable ? kHeldUnsurvivable : exit_code;
     tally.outcome[seed] = code;
@@ -273,20 +272,20 @@ int explore(const ExploreOptions& o) {
     if (codes[0] == kNotYet || codes[1] == kNotYet) return true;
     // Both runs are in: the same exit code and the same trace hash, or nondeterministic.
     ++tally.rechecked;
-    const std::string h1 = hash_of(facts_of_path(trace_of(o, seed))), h2 = hash_of(facts_of_path(recheck_trace_of(o, seed)));
+    const std::string h1 = hash_of(facts_path_of(trace_of(o, seed))), h2 = hash_of(facts_path_of(recheck_trace_of(o, seed)));
     // Two runs that both ended without a trace (a crash of the tool) agree as far as can be told.
     const bool wrote_trace = codes[0] == kHeld || codes[0] == kViolated;
     const bool same_end = codes[0] == codes[1] && h1 == h2 && (!h1.empty() || !wrote_trace);
     if (!same_end) {
       ++tally.recheck_mismatches;
-      std::remove(facts_of_path(recheck_trace_of(o, seed)).c_str());
+      std::remove(facts_path_of(recheck_trace_of(o, seed)).c_str());
       std::fprintf(stderr, "\nwtsim: NONDETERMINISM: seed %llu gave trace hash %s (exit %d), then %s (exit %d) in another process\n",
                    static_cast<unsigned long long>(seed), h1.c_str(), codes[0], h2.c_str(), codes[1]);
       finish_seed(seed, kNondeterministic);
       return true;
     }
     std::remove(recheck_trace_of(o, seed).c_str());
-    std::remove(facts_of_path(recheck_trace_of(o, seed)).c_str());
+    std::remove(facts_path_of(recheck_trace_of(o, seed)).c_str());
     finish_seed(seed, codes[0]);
     return true;
   };
@@ -296,7 +295,7 @@ int explore(const ExploreOptions& o) {
   for (const auto& [seed, codes] : recheck_codes) {
     if (codes[0] != kNotYet && codes[1] != kNotYet) continue;
     std::remove(recheck_trace_of(o, seed).c_str());
-    std::remove(facts_of_path(recheck_trace_of(o, seed)).c_str());
+    std::remove(facts_path_of(recheck_trace_of(o, seed)).c_str());
     if (codes[0] != kNotYet) finish_seed(seed, codes[0]);
   }
   if (tty) std::fprintf(stderr, "\n");

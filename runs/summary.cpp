@@ -139,6 +139,20 @@ void write_file(const std::string& path, const std::string& text) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot write");
 }
 
+std::string facts_path_of(const std::string& trace_path) {
+  const std::string json = ".json";
+  const bool named = trace_path.size() > json.size() && trace_path.compare(trace_path.size() - json.size(), json.size(), json) == 0;
+  return (named ? trace_path.substr(0, trace_path.size() - json.size()) : trace_path) + ".facts.json";
+}
+
+bool write_facts(const std::string& path, const nlohmann::json& verdict, const std::string& hash) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << nlohmann::json{{"trace_hash", hash}, {"verdict", verdict}}.dump() << "\n";
+  if (out) return true;
+  std::fprintf(stderr, "wtsim: %s: cannot write\n", path.c_str());
+  return false;
+}
+
 std::string junit_xml(const Summary& s) {
   size_t failures = 0, errors = 0;
   for (const SeedRecord& r : s.seeds) {

@@ -44,6 +44,12 @@ Summary summary_from_json(const nlohmann::json& j, const std::string& origin);
 Summary read_summary(const std::string& path);  // throws std::invalid_argument naming the file
 void write_file(const std::string& path, const std::string& text);  // throws std::runtime_error
 
+// A run's facts (`wtsim run --facts`): its trace's hash and verdict without the events, what an
+// explorer or a sweep reads of a run; beside the trace it names, "x.json" -> "x.facts.json".
+std::string facts_path_of(const std::string& trace_path);
+// Returns false (with a message) if the file cannot be written.
+bool write_facts(const std::string& path, const nlohmann::json& verdict, const std::string& hash);
+
 // One <testsuite> of one <testcase> per seed: a violation is a <failure> (its property, detail,
 // the rerun command and the trace), a crash of the tool, bad input, a timeout or nondeterminism
 // an <error>.

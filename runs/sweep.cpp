@@ -20,6 +20,7 @@
 #include "runs/exit_code.h"
 #include "runs/explore.h"
 #include "runs/seed_pool.h"
+#include "runs/summary.h"
 #include "sim/planted.h"
 #include "world/world.h"
 
@@ -38,9 +39,6 @@ struct Point {
 std::string trace_of(const SweepOptions& o, const Point& p) {
   return o.out_dir + "/point-" + std::to_string(p.disk_op) + "-" + faults::to_string(p.mode) + ".json";
 }
-
-// A run's hash and verdict (`run --facts`); it writes its trace only when it failed.
-std::string facts_path_of(const std::string& trace) { return trace.substr(0, trace.size() - 5) + ".facts.json"; }
 
 std::string plan_of(const Point& p) {
   return nlohmann::json::array({{{"kind", "crash"}, {"at_disk_op", p.disk_op}, {"mode", faults::to_string(p.mode)}}}).dump();
@@ -232,10 +230,7 @@ class Forks {
 // the start, so that it replays), then the child's exit.
 [[noreturn]] void finish_child(const SweepOptions& o, const Point& p, const world::RunResult& r) {
   const std::string trace = trace_of(o, p);
-  {
-    std::ofstream out(facts_path_of(trace), std::ios::binary | std::ios::trunc);
-    out << nlohmann::json{{"trace_hash", r.trace->hash()}, {"verdict", r.trace->verdict()}}.dump() << "\n";
-  }
+  write_facts(facts_path_of(trace), r.trace->verdict(), r.trace->hash());
   if (!r.ok || !r.unsurvivable.empty()) {
     try {
       const world::RunResult again = world::run_scenario(world::load_scenario(o.scenario_path, point_overrides(o, &p)), o.seed);
