@@ -124,6 +124,8 @@ int main(int argc, char** argv) {
   sweep_cmd->add_option("--set", sweep.overrides, "Override a scenario field: path=value; repeatable");
   sweep_cmd->add_option("--point-timeout", sweep.point_timeout_s, "Kill a point's run after this many wall seconds (0: never)")->capture_default_str();
   sweep_cmd->add_flag("--from-start", sweep.from_start, "Run each point from the start instead of forking the one run at each point");
+  sweep_cmd->add_option("--tail-ms", sweep.tail_ms, "End each point's run this many virtual ms after its recovery check (-1: run to the scenario's end)")
+      ->capture_default_str()->check(CLI::Range(int64_t{-1}, int64_t{24} * 3600 * 1000));
 #ifdef WTSIM_PLANTED_BUGS
   sweep_cmd->add_option("--plant", sweep.plant, "Switch on one planted bug by name in every run (this self-test build only)");
 #endif

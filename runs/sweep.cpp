@@ -49,6 +49,7 @@ std::vector<std::string> point_overrides(const SweepOptions& o, const Point* p) 
   std::vector<std::string> sets = o.overrides;
   sets.push_back("swarm=null");
   sets.push_back("fault_plan=" + (p == nullptr ? std::string("[]") : plan_of(*p)));
+  if (o.tail_ms >= 0) sets.push_back("end_after_recovery_ms=" + std::to_string(o.tail_ms));
   return sets;
 }
 
@@ -103,9 +104,10 @@ void print_progress(const Tally& t, size_t total) {
 
 int print_summary(const SweepOptions& o, const Tally& t, const std::vector<Point>& points, uint64_t disk_ops) {
   const double elapsed_s = wall_seconds() - t.start_s;
-  std::printf("swept %zu crash points of %s (seed %llu, %llu persistence points, stride %llu, modes %s) in %.1f s (%.1f points/s)\n",
+  const std::string tail = o.tail_ms < 0 ? "to the end" : std::to_string(o.tail_ms) + " ms after recovery";
+  std::printf("swept %zu crash points of %s (seed %llu, %llu persistence points, stride %llu, modes %s, runs end %s) in %.1f s (%.1f points/s)\n",
               t.outcome.size(), o.scenario_path.c_str(), static_cast<unsigned long long>(o.seed), static_cast<unsigned long long>(disk_ops),
-              static_cast<unsigned long long>(o.stride), o.modes.c_str(), elapsed_s,
+              static_cast<unsigned long long>(o.stride), o.modes.c_str(), tail.c_str(), elapsed_s,
               elapsed_s > 0 ? static_cast<double>(t.outcome.size()) / elapsed_s : 0.0);
   std::map<std::string, size_t> counts;
   for (const auto& [job, outcome] : t.outcome) ++counts[outcome];
@@ -119,9 +121,10 @@ int print_summary(const SweepOptions& o, const Tally& t, const std::vector<Point
     const Point& p = points[job];
     const std::string trace = trace_of(o, p);
     if (access(trace.c_str(), R_OK) != 0) {
-      std::printf("  disk op %llu (%s): %s, no trace (run it alone: wtsim run %s --seed %llu --set swarm=null --set 'fault_plan=%s')\n",
-                  static_cast<unsigned long long>(p.disk_op), faults::to_string(p.mode), outcome.c_str(), o.scenario_path.c_str(),
-                  static_cast<unsigned long long>(o.seed), plan_of(p).c_str());
+      std::string sets;
+      for (const std::string& s : point_overrides(o, &p)) sets += " --set '" + s + "'";
+      std::printf("  disk op %llu (%s): %s, no trace (run it alone: wtsim run %s --seed %llu%s)\n", static_cast<unsigned long long>(p.disk_op),
+                  faults::to_string(p.mode), outcome.c_str(), o.scenario_path.c_str(), static_cast<unsigned long long>(o.seed), sets.c_str());
       continue;
     }
     std::printf("  disk op %llu (%s): %s, trace %s (wtsim replay / wtsim shrink it)\n", static_cast<unsigned long long>(p.disk_op),

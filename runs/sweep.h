@@ -24,6 +24,9 @@ struct SweepOptions {
   double point_timeout_s = 600;  // > 0: kill a point's run after this many wall seconds
   std::string plant;             // the self-test build's planted bug, for every run of the sweep
   bool from_start = false;       // each point a whole run from the start, not a fork at the point
+  // >= 0: a point's run ends this many virtual ms after its recovery check (the scenario's
+  // end_after_recovery_ms); < 0: it runs to the scenario's end.
+  int64_t tail_ms = 1000;
 };
 
 int sweep(const SweepOptions& options);

@@ -9,6 +9,7 @@
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace wtsim::sim {
@@ -257,6 +258,27 @@ void Simulator::sleep_until(Nanos when_ns) {
   timers_.emplace(key, &fiber);
   fiber.timer = key;
   park("sleep");
+}
+
+size_t Simulator::cut_sleeps(Nanos until_ns) {
+  assert(until_ns >= now_ns());
+  std::vector<FiberRecord*> cut;
+  for (auto it = timers_.upper_bound(TimerKey{until_ns, std::numeric_limits<uint64_t>::max()}); it != timers_.end();) {
+    FiberRecord* fiber = it->second;
+    const bool sleeping = fiber->waits_on != nullptr && std::strcmp(fiber->waits_on, "sleep") == 0;
+    if (fiber->daemon || !sleeping) {
+      ++it;
+      continue;
+    }
+    cut.push_back(fiber);
+    it = timers_.erase(it);
+  }
+  for (FiberRecord* fiber : cut) {  // in their old order: the same tie-break as before
+    const TimerKey key{until_ns, timer_seq_++};
+    timers_.emplace(key, fiber);
+    fiber->timer = key;
+  }
+  return cut.size();
 }
 
 void Simulator::yield() {

@@ -152,6 +152,10 @@ class Simulator {
   void freeze(FiberRecord& fiber);
   static uint64_t frozen_fibers_in_process();
 
+  // Fibers (not daemons) asleep in sleep_until past `until_ns` wake at `until_ns` instead, in the
+  // order they would have woken: a run whose end comes sooner wakes its actors, which then see the
+  // new end. Deadlines of park_until (WiredTiger's timed waits) are left alone. Returns how many.
+  size_t cut_sleeps(Nanos until_ns);
   // Cancels every live fiber of `group` (an empty group name cancels all).
   void cancel_group(std::string_view group);
   size_t live_fibers(std::string_view group) const;

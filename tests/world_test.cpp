@@ -43,6 +43,43 @@ TEST(World, SmokeHoldsAndIsDeterministicOver100Seeds) {
   EXPECT_GE(recoveries, crashes);
 }
 
+// end_after_recovery_ms (what sweeps set): the run ends that long after its recovery check, with
+// every check still made; a fault planned for after the new end never fires, and every actor
+// asleep past it (the checkpointer, the TTL monitor's minute) wakes at it.
+TEST(World, EndAfterRecoveryEndsTheRunSoonAfterTheRecoveryCheck) {
+  const std::string plan = R"(fault_plan=[{"kind": "crash", "at_disk_op": 4001, "mode": "drop_unsynced"},
+                                          {"kind": "crash", "at_ms": 9000, "mode": "torn_prefix"}])";
+  const RunResult whole = run_scenario(load_scenario(kSource + "/scenarios/smoke.json", {"swarm=null", plan}), 1);
+  const RunResult cut = run_scenario(load_scenario(kSource + "/scenarios/smoke.json", {"swarm=null", plan, "end_after_recovery_ms=500"}), 1);
+  ASSERT_TRUE(whole.ok && cut.ok);
+  EXPECT_EQ(whole.stats.crashes, 2u);
+  EXPECT_EQ(cut.stats.crashes, 1u);  // the 9 s crash is past the new end
+  sim::Nanos checked_ns = -1;
+  nlohmann::json shortened;
+  for (const nlohmann::json& e : cut.trace->events()) {
+    if (e["kind"] == "recovery_check" && e["details"]["when"] == "recovery") checked_ns = e["t_us"].get<int64_t>() * sim::kNsPerUs;
+    if (e["kind"] == "run_shortened") shortened = e["details"];
+  }
+  ASSERT_GT(checked_ns, 0);
+  ASSERT_TRUE(shortened.is_object());
+  EXPECT_EQ(shortened["fault_end_ms"].get<int64_t>(), checked_ns / sim::kNsPerMs + 500);
+  EXPECT_EQ(cut.stats.recoveries, 2u);  // the recovery check and the final clean reopen's
+  EXPECT_LT(cut.stats.virtual_ns, checked_ns + 600 * sim::kNsPerMs);
+  EXPECT_GT(whole.stats.virtual_ns, 10 * sim::kNsPerSec);
+  // Before the crash the two runs are one run: the same events.
+  const auto& a = whole.trace->events();
+  const auto& b = cut.trace->events();
+  size_t same = 0;
+  while (same < a.size() && same < b.size() && a[same] == b[same]) ++same;
+  EXPECT_EQ(b[same]["kind"], "run_shortened");
+
+  const std::string ttl_plan = R"(fault_plan=[{"kind": "crash", "at_ms": 20000, "mode": "drop_unsynced"}])";
+  const RunResult ttl = run_scenario(load_scenario(kSource + "/scenarios/ttl_late_index.json",
+                                                   {"swarm=null", ttl_plan, "end_after_recovery_ms=0"}), 1);
+  ASSERT_TRUE(ttl.ok) << ttl.violations.front().name() << ": " << ttl.violations.front().detail;
+  EXPECT_LT(ttl.stats.virtual_ns, 22 * sim::kNsPerSec);  // the monitor's 60 s sleep was cut
+}
+
 TEST(World, FaultMixHoldsOver40Seeds) {
   // EIO (transient, sticky, on sync with the dirty data dropped), disk-full and latency windows,
   // and crashes: the engine survives them all without losing an acknowledged write.

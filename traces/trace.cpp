@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -19,12 +20,33 @@ std::string canonical(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// Feeds the serialiser's output straight into FNV-1a: the hash of canonical(j) without building
+// the string (a run that writes no trace still hashes every event, so this is its hot path).
+class FnvOutput : public nlohmann::detail::output_adapter_protocol<char> {
+ public:
+  explicit FnvOutput(uint64_t basis) : h_(basis) {}
+  void write_character(char c) override { h_ = sim::fnv1a64(std::string_view(&c, 1), h_); }
+  void write_characters(const char* s, std::size_t length) override { h_ = sim::fnv1a64(std::string_view(s, length), h_); }
+  uint64_t hash() const { return h_; }
+
+ private:
+  uint64_t h_;
+};
+
+uint64_t hash_canonical(const nlohmann::json& j, uint64_t basis) {
+  auto out = std::make_shared<FnvOutput>(basis);
+  nlohmann::detail::serializer<nlohmann::json> s(out, ' ', nlohmann::json::error_handler_t::replace);
+  s.dump(j, /*pretty_print=*/false, /*ensure_ascii=*/false, /*indent_step=*/0);
+  return out->hash();
+}
+
 }  // namespace
 
 std::string hex16(uint64_t h) {
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 15; i >= 0; --i, h >>= 4) out[i] = kDigits[h & 0xf];
+  return out;
 }
 
 void check_format_version(uint64_t version) {
@@ -66,16 +88,36 @@ std::optional<Divergence> first_divergence(const std::vector<nlohmann::json>& ex
   return std::nullopt;
 }
 
-TraceHasher::TraceHasher(const nlohmann::json& header) : h_(sim::fnv1a64(canonical(header))) {}
+TraceHasher::TraceHasher(const nlohmann::json& header) : h_(hash_canonical(header, sim::fnv1a64(""))) {}
 
 void TraceHasher::event(const nlohmann::json& e) {
-  h_ = sim::fnv1a64(canonical(has_unhashed_part(e) ? hashed_part(e) : e), h_);
+  h_ = hash_canonical(has_unhashed_part(e) ? hashed_part(e) : e, h_);
+}
+
+// canonical() of {"i", "t_us", "actor", "kind", "details"}: its keys in sorted order, "details"
+// left out when empty. Text that JSON would escape goes through the serialiser.
+void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
+                        const nlohmann::json& details) {
+  assert(!(details.is_object() && details.contains("measured")));  // Trace builds those events
+  const auto text = [this](std::string_view t) { h_ = sim::fnv1a64(t, h_); };
+  const auto quoted = [&](const std::string& s) {
+    const bool plain = std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+    if (!plain) return void(h_ = hash_canonical(nlohmann::json(s), h_));
+    text("\""), text(s), text("\"");
+  };
+  const auto number = [&](auto n) {
+    char buf[24];
+    text(std::string_view(buf, std::to_chars(buf, buf + sizeof buf, n).ptr - buf));
+  };
+  text("{\"actor\":"), quoted(actor);
+  if (!details.empty()) text(",\"details\":"), h_ = hash_canonical(details, h_);
+  text(",\"i\":"), number(index), text(",\"kind\":"), quoted(kind), text(",\"t_us\":"), number(t_us), text("}");
 }
 
 std::string TraceHasher::finish(const nlohmann::json& verdict, uint64_t dropped) const {
   nlohmann::json witness = verdict;
   if (witness.is_object()) witness.erase("measured");  // as for events: measured values aside
-  uint64_t h = sim::fnv1a64(canonical(witness), h_);
+  uint64_t h = hash_canonical(witness, h_);
   h = sim::fnv1a64(std::to_string(dropped), h);
   return hex16(h);
 }
@@ -110,6 +152,11 @@ uint64_t Trace::append(sim::Nanos at_ns, const std::string& actor, const std::st
   const uint64_t index = event_count();
   if (sink_ == nullptr && events_.size() >= kMaxEvents) {
     ++dropped_;
+    return index;
+  }
+  if (sink_ != nullptr && !sink_->wants_events() && !details.contains("measured")) {
+    stream_hash_->event(index, at_ns / sim::kNsPerUs, actor, kind, details);
+    ++streamed_;
     return index;
   }
   nlohmann::json e = {{"i", index}, {"t_us", at_ns / sim::kNsPerUs}, {"actor", actor}, {"kind", kind}};

@@ -34,6 +34,9 @@ class TraceHasher {
  public:
   explicit TraceHasher(const nlohmann::json& header);
   void event(const nlohmann::json& e);
+  // The same step for the event Trace would build from these parts, without building it.
+  void event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
+             const nlohmann::json& details);
   std::string finish(const nlohmann::json& verdict, uint64_t dropped) const;  // 16 hex digits
 
  private:
@@ -62,6 +65,8 @@ class EventSink {
   virtual ~EventSink() = default;
   virtual void header(const nlohmann::json& header) = 0;
   virtual void event(const nlohmann::json& e) = 0;
+  // False: the sink ignores events, so the trace hashes them without building them.
+  virtual bool wants_events() const { return true; }
 };
 
 // Keeps nothing: a run whose trace is not written still hashes every event (with no limit on
@@ -70,6 +75,7 @@ class HashOnlySink : public EventSink {
  public:
   void header(const nlohmann::json&) override {}
   void event(const nlohmann::json&) override {}
+  bool wants_events() const override { return false; }
 };
 
 class Trace {

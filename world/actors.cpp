@@ -130,6 +130,8 @@ void World::fault_actor() {
     // ever would keep the node from ever restarting (fault_mix seeds 140, 322, 334, 412, 463).
     if (a.at_ns >= fault_end_ns_ && !a.window_end) continue;
     sim_.sleep_until(std::min(a.at_ns, fault_end_ns_));
+    // The phase ended early (end_after_recovery_ms): what had not started by then never does.
+    if (!a.window_end && (sim_.now_ns() < a.at_ns || sim_.now_ns() >= fault_end_ns_)) continue;
     const faults::Fault& f = faults[a.index];
     nlohmann::json details = {{"plan_index", a.index}, {"kind", faults::to_string(f.kind)}};
     switch (f.kind) {

@@ -292,6 +292,11 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     const uint64_t liveness_ms = r.u64_or("liveness_ms", 0);
     if (liveness_ms > 24ULL * 3600 * 1000) throw sim::JsonError("/liveness_ms", "must be at most a day");
     s.liveness_ns = static_cast<sim::Nanos>(liveness_ms) * kNsPerMs;
+    if (r.has("end_after_recovery_ms")) {
+      const uint64_t tail_ms = r.u64("end_after_recovery_ms");
+      if (tail_ms > 24ULL * 3600 * 1000) throw sim::JsonError("/end_after_recovery_ms", "must be at most a day");
+      s.end_after_recovery_ns = static_cast<sim::Nanos>(tail_ms) * kNsPerMs;
+    }
     if (auto* n = r.optional("node")) s.node = node_from(*n, "/node");
     if (auto* w = r.optional("workload")) s.workload = workload_from(*w, "/workload");
     if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");

@@ -110,6 +110,10 @@ struct Scenario {
   std::string description;
   sim::Nanos duration_ns = 10 * sim::kNsPerSec;  // the fault phase
   sim::Nanos liveness_ns = 0;  // > 0: then faults stop and the node must converge within this
+  // Set: once a crashed node's recovery check has run, the fault phase ends this long after it
+  // (the liveness phase and the final checks follow). Sweeps set it: what a crash point can break
+  // shows in its recovery and soon after, and a child that runs on to the end costs the most.
+  std::optional<sim::Nanos> end_after_recovery_ns;
   NodeSpec node;
   WorkloadSpec workload;
   TtlSpec ttl;

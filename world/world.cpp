@@ -261,6 +261,7 @@ bool World::start_node() {
   if (node_->generation() > 1 || stats_.crashes > 0) {
     check_recovered("recovery");
     if (node_->fenced()) return false;
+    end_soon_after_recovery();
   }
   system_->after_open(node_->conn());
   drain_wt_messages();
@@ -277,6 +278,19 @@ void World::note_crash_point(faults::FsOp op, const std::string& file) {
   const bool later_log = log_file && file.size() > 14 && std::strtoull(file.c_str() + file.find('.') + 1, nullptr, 10) > 1;
   const bool switching = later_log && (op == faults::FsOp::kCreate || op == faults::FsOp::kRename);
   if (switching || sim_.current_or_main().name == "wt:log-close-server") reached(properties::Marker::kCrashDuringLogSwitch);
+}
+
+void World::end_soon_after_recovery() {
+  if (!scenario_.end_after_recovery_ns || ended_early_) return;
+  const sim::Nanos fault_end_ns = sim_.now_ns() + *scenario_.end_after_recovery_ns;
+  if (fault_end_ns >= fault_end_ns_) return;
+  ended_early_ = true;
+  end_ns_ -= fault_end_ns_ - fault_end_ns;  // the liveness phase keeps its length
+  fault_end_ns_ = fault_end_ns;
+  assert(end_ns_ >= fault_end_ns_ && fault_end_ns_ >= sim_.now_ns());
+  const size_t woken = sim_.cut_sleeps(end_ns_);
+  trace_->event(sim_.now_ns(), "world", "run_shortened",
+                {{"fault_end_ms", fault_end_ns_ / sim::kNsPerMs}, {"end_ms", end_ns_ / sim::kNsPerMs}, {"sleeps_cut", woken}});
 }
 
 void World::check_recovered(const char* when) {

@@ -228,6 +228,8 @@ class World {
   void liveness_phase();
   std::string liveness_pending() const;
   void check_recovered(const char* when);
+  // The scenario's end_after_recovery_ms: after a recovery check, the phases end sooner.
+  void end_soon_after_recovery();
   void drain_wt_messages();
   void refuse_if_fenced() const;
   sim::Nanos disk_cost_ns(faults::FsOp op, uint64_t bytes) const;
@@ -268,6 +270,7 @@ class World {
   bool node_dead_ = false;  // could not be restarted: the run ends early
   sim::Nanos end_ns_;
   sim::Nanos fault_end_ns_;
+  bool ended_early_ = false;  // end_soon_after_recovery() moved the ends (once per run)
   struct ClientProgress {
     sim::Nanos last_ns = -1;  // -1: none yet
     bool finished = false;
