@@ -45,29 +45,32 @@ void run_command(benchmark::State& state, std::vector<std::string> args, double 
   state.counters[unit_name] = benchmark::Counter(units * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
-// smoke.json at every 40th of its persistence points: 203 points, two children at a time.
-std::vector<std::string> smoke_sweep() {
-  return {"sweep", kSource + "/scenarios/smoke.json", "--stride", "40", "--jobs", "2", "--out", "/tmp/wtsim-bench-sweep"};
+// smoke.json lasting range(0) virtual ms, at every (ms / 250)th persistence point: about 200
+// points either way (203 at 10 s, 202 at 30 s), two children at a time.
+std::vector<std::string> smoke_sweep(const benchmark::State& state) {
+  const int64_t duration_ms = state.range(0);
+  return {"sweep", kSource + "/scenarios/smoke.json", "--set", "duration_ms=" + std::to_string(duration_ms),
+          "--stride", std::to_string(duration_ms / 250), "--jobs", "2", "--out", "/tmp/wtsim-bench-sweep"};
 }
 
-void BM_SweepFromStart(benchmark::State& state) {
-  std::vector<std::string> args = smoke_sweep();
+void BM_SweepFromStart(benchmark::State& state) {  // what a sweep without snapshots costs
+  std::vector<std::string> args = smoke_sweep(state);
   args.insert(args.end(), {"--from-start", "--tail-ms", "-1"});
-  run_command(state, args, 203, "points");
+  run_command(state, args, 200, "points");
 }
-BENCHMARK(BM_SweepFromStart)->Iterations(3)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_SweepFromStart)->Arg(10000)->Arg(30000)->Iterations(3)->Unit(benchmark::kSecond)->UseRealTime();
 
 void BM_SweepForkedToTheEnd(benchmark::State& state) {
-  std::vector<std::string> args = smoke_sweep();
+  std::vector<std::string> args = smoke_sweep(state);
   args.insert(args.end(), {"--tail-ms", "-1"});
-  run_command(state, args, 203, "points");
+  run_command(state, args, 200, "points");
 }
-BENCHMARK(BM_SweepForkedToTheEnd)->Iterations(3)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_SweepForkedToTheEnd)->Arg(10000)->Arg(30000)->Iterations(3)->Unit(benchmark::kSecond)->UseRealTime();
 
 void BM_SweepForked(benchmark::State& state) {  // the default: each child ends 1 s after its recovery
-  run_command(state, smoke_sweep(), 203, "points");
+  run_command(state, smoke_sweep(state), 200, "points");
 }
-BENCHMARK(BM_SweepForked)->Iterations(3)->Unit(benchmark::kSecond)->UseRealTime();
+BENCHMARK(BM_SweepForked)->Arg(10000)->Arg(30000)->Iterations(3)->Unit(benchmark::kSecond)->UseRealTime();
 
 std::vector<std::string> smoke_explore() {
   return {"explore", kSource + "/scenarios/smoke.json", "--seeds", "1..200", "--jobs", "2", "--recheck", "0", "--out", "/tmp/wtsim-bench-explore"};

@@ -63,6 +63,7 @@ class FaultInjector {
   std::vector<std::string> active_sticky_errors() const;
   // Stops count-triggered faults (liveness phase, or after the node is fenced).
   void set_enabled(bool enabled) { enabled_ = enabled; }
+  bool enabled() const { return enabled_; }
 
  private:
   bool matches(const Fault& f, FsOp op, const std::string& file) const;

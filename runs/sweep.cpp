@@ -269,7 +269,7 @@ int sweep_from_snapshots(const SweepOptions& o, const world::Scenario& scenario)
                  static_cast<unsigned long long>(o.seed));
     return kViolated;
   }
-  return print_summary(o, t, points, base.stats.mutating_disk_ops);
+  return print_summary(o, t, points, base.stats.fault_phase_disk_ops);
 }
 
 }  // namespace
@@ -299,7 +299,7 @@ int sweep(const SweepOptions& o) {
     return kViolated;
   }
   std::vector<Point> points;
-  if (!plan_points(o, base.stats.mutating_disk_ops, &points)) return kBadInput;
+  if (!plan_points(o, base.stats.fault_phase_disk_ops, &points)) return kBadInput;
   std::vector<uint64_t> jobs(points.size());
   for (size_t i = 0; i < jobs.size(); ++i) jobs[i] = i;
   PoolOptions pool{"/proc/self/exe", o.jobs, 0, o.point_timeout_s};
@@ -323,7 +323,7 @@ int sweep(const SweepOptions& o) {
   });
   if (tty) std::fprintf(stderr, "\n");
   if (!started) return std::fprintf(stderr, "wtsim: could not start %s\n", pool.exe.c_str()), kBadInput;
-  return print_summary(o, t, points, base.stats.mutating_disk_ops);
+  return print_summary(o, t, points, base.stats.fault_phase_disk_ops);
 }
 
 }  // namespace wtsim::runs

@@ -1,11 +1,12 @@
 #pragma once
 // `wtsim sweep SCENARIO`: every crash point of one run (CrashMonkey's and B3's idea). The
-// scenario runs once without faults to count its mutating disk operations (writes, syncs,
-// truncates, creates, renames, removes: the persistence points); then, each in its own process
-// as `wtsim run` with an explicit fault plan, the same run crashes at each of them (every
-// --stride-th, in each --modes crash mode), recovers and has every property checked. Failing
-// points keep their traces (they replay and shrink like any other); the summary counts outcomes
-// and names the failing points. Exit 1 if any point failed.
+// persistence points are the mutating disk operations of the fault phase (writes, syncs,
+// truncates, creates, renames, removes). The scenario runs once without faults and forks itself
+// just before each point (every --stride-th, in each --modes crash mode): the child arms its crash
+// at that operation, recovers, runs on for --tail-ms after its recovery check and has every
+// property checked. --from-start runs each point as a whole run instead. Failing points keep
+// traces that replay and shrink like any other; the summary counts outcomes and names the failing
+// points. Exit 1 if any point failed.
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -39,7 +39,7 @@ std::string World::liveness_pending() const {
 }
 
 void World::liveness_phase() {
-  injector_.set_enabled(false);  // the fault phase is over: no fault fires from here on
+  end_fault_phase();
   disk_.set_capacity(faults::Disk::kUnlimited);
   trace_->event(sim_.now_ns(), "checker", "liveness_phase", {{"deadline_ms", end_ns_ / sim::kNsPerMs}});
   std::string pending = liveness_pending();

@@ -146,6 +146,7 @@ RunResult World::run() {
 
   stats_.virtual_ns = sim_.now_ns();
   stats_.mutating_disk_ops = injector_.mutating_ops();
+  if (injector_.enabled()) stats_.fault_phase_disk_ops = stats_.mutating_disk_ops;  // it never ended
   reached(properties::Marker::kEnospcReached, disk_.enospc_returned() > 0 ? 1 : 0);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& v : violations_) list.push_back(properties::to_json(v));
@@ -428,8 +429,14 @@ void World::close_crashed_node() {
   drain_wt_messages();
 }
 
+void World::end_fault_phase() {
+  if (!injector_.enabled()) return;  // already ended
+  injector_.set_enabled(false);
+  stats_.fault_phase_disk_ops = injector_.mutating_ops();
+}
+
 void World::final_checks() {
-  injector_.set_enabled(false);  // the fault phase is over
+  end_fault_phase();
   if (node_dead_ || !node_->up()) return;
   models::KvState state;
   if (system_->read_state(node_->conn(), &state) != 0) {

@@ -39,6 +39,7 @@ struct RunStats {
   sim::Nanos virtual_ns = 0;
   sim::Nanos workload_done_ns = 0;  // bulk loads: when the last client finished
   uint64_t mutating_disk_ops = 0;   // the crash points a fault plan's at_disk_op can name (not in the trace)
+  uint64_t fault_phase_disk_ops = 0;  // those made before the fault phase ended: where a crash can fire
 };
 
 // A fault that no node could survive (a device that refuses every read of the log): classified,
@@ -214,6 +215,9 @@ class World {
   // After a failed start: closes what is open; carries out a power cycle the start asked for.
   void after_failed_start();
   void final_checks();
+  // No fault fires from here on (the liveness phase, the final checks); counts the fault phase's
+  // mutating disk operations.
+  void end_fault_phase();
   std::unique_ptr<System> make_system(WorkloadKind kind);
   // Unsurvivable faults (unsurvivable.cpp).
   // A start failed with `code` at `stage`: true if a fault no node survives explains it (it is
