@@ -40,7 +40,7 @@ for t in "$work"/bug/point-*.json; do
   [ "$h1" = "$h2" ] || { echo "FAIL: $(basename "$t"): forked $h1, from the start $h2"; exit 1; }
 done
 
-for bad in "--modes melt" "--points 0..5" "--stride 0" "--jobs 0"; do
+for bad in "--modes melt" "--points 0..5" "--stride 0" "--jobs 0" "--tail-ms -2"; do
   rc=0
   # shellcheck disable=SC2086
   "$wtsim" sweep "$script" $bad --out "$work/bad" >"$work/bad.txt" 2>&1 || rc=$?
