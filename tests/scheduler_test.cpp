@@ -1,6 +1,7 @@
 // The seeded scheduler: virtual time, determinism of interleavings, deadlock reports, cancel.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,38 @@ TEST(Scheduler, SleepAdvancesVirtualTimeExactly) {
   EXPECT_EQ(wakes[1], std::make_pair(std::string("fast"), 2 * kNsPerMs));
   EXPECT_EQ(wakes[2], std::make_pair(std::string("slow"), 3 * kNsPerSec));
   EXPECT_EQ(sim.now_ns(), 3 * kNsPerSec);
+}
+
+// A run whose end comes sooner: sleeps past the cut wake at it; an earlier sleep and a park_until
+// deadline (WiredTiger's timed waits) keep their times.
+TEST(Scheduler, CutSleepsWakesLateSleepersAtTheCutInTheirOrder) {
+  Simulator sim(1);
+  std::vector<std::pair<std::string, Nanos>> woke;
+  const auto sleeper = [&](const std::string& name, Nanos until_ns) {
+    sim.spawn(name, "t", [&, name, until_ns] {
+      sim.sleep_until(until_ns);
+      woke.emplace_back(name, sim.now_ns());
+    });
+  };
+  sleeper("late-300", 300);
+  sleeper("early-100", 100);
+  sleeper("late-200", 200);
+  sim.spawn("timed-wait", "t", [&] {
+    const Nanos deadline_ns = 400;
+    EXPECT_TRUE(sim.park_until("cond", &deadline_ns));
+    woke.emplace_back("timed-wait", sim.now_ns());
+  });
+  sim.spawn("cutter", "t", [&] {
+    sim.sleep_until(50);
+    EXPECT_EQ(sim.cut_sleeps(150), 2u);  // late-300 and late-200; not the timed wait
+    EXPECT_EQ(sim.cut_sleeps(150), 0u);  // nothing is past the cut any more
+  });
+  ASSERT_EQ(sim.run().kind, RunOutcome::Kind::kFinished);
+  // Fibers ready at one instant run in the seeded scheduler's order: compare as a set.
+  std::sort(woke.begin(), woke.end());
+  const std::vector<std::pair<std::string, Nanos>> want = {
+      {"early-100", 100}, {"late-200", 150}, {"late-300", 150}, {"timed-wait", 400}};
+  EXPECT_EQ(woke, want);
 }
 
 TEST(Scheduler, DeadlockIsReportedWithEachBlockedFiberAndWhatItWaitsOn) {
