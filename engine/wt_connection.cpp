@@ -54,6 +54,7 @@ int WtConnection::open(faults::SimFileSystem& fs, const WtConfig& config) {
 int WtConnection::close() {
   assert(conn_ != nullptr);
   const int ret = conn_->close(conn_, nullptr);
+  sim::wt_threads::connection_closed(conn_);
   conn_ = nullptr;
   return ret;
 }

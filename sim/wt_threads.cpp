@@ -28,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -297,7 +298,8 @@ FiberRecord* decode_thread(Simulator* sim, pthread_t t) {
 
 std::unordered_map<const FiberRecord*, int> g_evict_depth;  // lookup only, never iterated
 // Connections that panicked (WT_SESSION_IMPL starts with its WT_SESSION, whose first member is the
-// connection). Lookup only; at most one entry per panic, and a panicked connection is never freed.
+// connection). Lookup only; an entry goes when its connection is closed (connection_closed()),
+// since WiredTiger frees the connection and a new one may get its address.
 std::unordered_set<const WT_CONNECTION*> g_panicked;
 
 // A switch point that also costs virtual time, as the work that follows does on a real CPU: an
@@ -372,6 +374,7 @@ bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns
   Simulator* sim = Simulator::active();
   if (sim == nullptr || !sim->in_fiber()) {
     (void)conn->close(conn, config);
+    connection_closed(conn);
     return false;
   }
   assert(g_close.closer == nullptr && "one close_or_abandon at a time");
@@ -384,8 +387,11 @@ bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns
   }
   g_close = CloseDeadline{};
   if (unwound) abandon_threads(sim, conn, sim->current());
+  connection_closed(conn);  // freed, or leaked and never used again
   return unwound;
 }
+
+bool panicked(const WT_CONNECTION* conn) { return g_panicked.count(conn) > 0; }
 
 int panic_connection(WT_SESSION* session, int error) {
   assert(error != 0);
@@ -395,10 +401,14 @@ int panic_connection(WT_SESSION* session, int error) {
 
 namespace {
 constexpr size_t kLogSwitchWedgesMax = 64;  // kept until taken; a bound, not an expectation
+struct SwitchFailure {
+  const WT_CONNECTION* conn;  // the session's, so that its close can drop the entry
+  int error;
+};
 // Session -> its switch's error (lookup only). An entry outlives its session only if the
-// connection died between the failure and the retry; a crashed node's connection is closed with
-// leak_memory=true, so its session's address is not handed to a new session.
-std::unordered_map<const void*, int> g_log_switch_failed;
+// connection died between the failure and the retry; connection_closed() then drops it, since
+// WiredTiger frees the sessions with the connection and a new session may get the address.
+std::unordered_map<const void*, SwitchFailure> g_log_switch_failed;
 std::vector<int> g_log_switch_wedges;
 
 // After WiredTiger's __wt_log_acquire returned `ret` in `session`: a failure, then EBUSY (the
@@ -410,16 +420,28 @@ int after_log_acquire(void* session, int ret) {
   }
   const auto it = g_log_switch_failed.find(session);
   if (ret != EBUSY) {
-    if (it == g_log_switch_failed.end()) g_log_switch_failed.emplace(session, ret);
+    const WT_CONNECTION* conn = static_cast<WT_SESSION*>(session)->connection;
+    if (it == g_log_switch_failed.end()) g_log_switch_failed.emplace(session, SwitchFailure{conn, ret});
     return ret;
   }
   if (it == g_log_switch_failed.end()) return ret;  // a close still pending: WiredTiger retries
   ++g_counters.log_switch_wedges;
-  if (g_log_switch_wedges.size() < kLogSwitchWedgesMax) g_log_switch_wedges.push_back(it->second);
+  if (g_log_switch_wedges.size() < kLogSwitchWedgesMax) g_log_switch_wedges.push_back(it->second.error);
   g_log_switch_failed.erase(it);
   return panic_connection(static_cast<WT_SESSION*>(session), ret);
 }
 }  // namespace
+
+// README, finding 26: a panicked connection's address, once freed, was given to the final
+// reopen's connection in some runs (always under glibc's malloc, now and then under jemalloc), and
+// that healthy connection's close then skipped its transaction drain. Nothing recorded by address
+// may outlive what it describes.
+void connection_closed(const WT_CONNECTION* conn) {
+  g_panicked.erase(conn);
+  for (auto it = g_log_switch_failed.begin(); it != g_log_switch_failed.end();) {  // order irrelevant: erasing
+    it = it->second.conn == conn ? g_log_switch_failed.erase(it) : std::next(it);
+  }
+}
 
 std::vector<int> take_log_switch_wedges() {
   std::vector<int> taken;
@@ -671,7 +693,7 @@ int __wt_log_acquire(void* session, uint64_t recsize, void* slot) {
 int __wt_txn_activity_drain(void* session) {
   static int (*real)(void*) = nullptr;
   resolve(real, "__wt_txn_activity_drain", nullptr);
-  if (session != nullptr && g_panicked.count(static_cast<WT_SESSION*>(session)->connection) > 0) return 0;
+  if (session != nullptr && panicked(static_cast<WT_SESSION*>(session)->connection)) return 0;
   return real(session);
 }
 

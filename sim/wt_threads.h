@@ -54,6 +54,13 @@ bool in_eviction();
 // again. Returns true if it was abandoned. Outside a fiber it just closes.
 bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns);
 
+// Whether `conn` panicked (its close skips the transaction drain that would wait for ever).
+bool panicked(const WT_CONNECTION* conn);
+// After `conn` is closed: WiredTiger frees the connection (leak_memory=true keeps its pages, not
+// the connection itself), so a later wiredtiger_open may get the same address, which must not
+// inherit what was recorded about the old one.
+void connection_closed(const WT_CONNECTION* conn);
+
 // Freezes a fiber stuck inside a dead node's connection (sim::Simulator::freeze): the WiredTiger
 // mutexes it holds stay locked, leaked with that connection, and it never waits for one again.
 void freeze_inside_wiredtiger(FiberRecord& fiber);

@@ -239,6 +239,30 @@ TEST(WtThreads, AFailedSyncHaltsWiredTigerAsItsPosixLayerDoes) {
   EXPECT_EQ(after, WT_PANIC) << "every later call of a halted connection fails";
 }
 
+// Finding 26: WiredTiger frees a closed connection, panicked or not, so a later open may get its
+// address; what the layer knew of the old connection (its panic) must not pass to the new one, or
+// the new one's close skips its transaction drain.
+TEST(WtThreads, AClosedPanickedConnectionLeavesNothingToTheNextAtItsAddress) {
+  sim::Simulator sim(7);
+  faults::Disk disk;
+  faults::SimFileSystem fs(disk, nullptr, next_home());
+  engine::WtConnection conn;
+  const WT_CONNECTION* halted = nullptr;
+  sim.spawn("client", "t", [&] {
+    ASSERT_EQ(conn.open(fs, engine::WtConfig{}), 0);
+    halted = conn.get();
+    WT_SESSION* session = conn.open_session();
+    EXPECT_EQ(sim::wt_threads::panic_connection(session, EIO), WT_PANIC);
+    EXPECT_TRUE(sim::wt_threads::panicked(halted));
+    conn.close_fenced();
+    EXPECT_FALSE(sim::wt_threads::panicked(halted)) << "the closed connection's address is free for the next";
+    ASSERT_EQ(conn.open(fs, engine::WtConfig{}), 0);
+    EXPECT_FALSE(sim::wt_threads::panicked(conn.get()));
+    EXPECT_EQ(conn.close(), 0);
+  });
+  EXPECT_EQ(sim.run().kind, sim::RunOutcome::Kind::kFinished);
+}
+
 // A log-file switch that cannot extend the new file (a full disk) wedges WiredTiger 3.2.1's log
 // for ever; the layer turns the wedge into a panic and reports ENOSPC once. Before the disk
 // fills, commits go through the same switches with nothing reported.
