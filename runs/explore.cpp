@@ -5,13 +5,11 @@
 
 #include <cerrno>
 #include <cstdio>
-#include <fstream>
 #include <algorithm>
 #include <map>
 #include <regex>
 #include <set>
 
-#include <nlohmann/json.hpp>
 
 #include "properties/coverage.h"
 #include "runs/exit_code.h"
@@ -57,14 +55,6 @@ std::string recheck_trace_of(const ExploreOptions& o, uint64_t seed) {
 }
 
 
-// A trace file's trace_hash, or "" if it cannot be read.
-std::string hash_of(const std::string& trace_path) {
-  std::ifstream in(trace_path);
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || !doc.contains("trace_hash") || !doc["trace_hash"].is_string()) return "";
-  return doc["trace_hash"].get<std::string>();
-}
-
 // Which seeds run twice: round(n * fraction) of them (at least one if the fraction is not 0),
 // spread evenly over the list.
 std::vector<bool> recheck_set(size_t n, double fraction) {
@@ -73,39 +63,6 @@ std::vector<bool> recheck_set(size_t n, double fraction) {
   const size_t count = std::clamp<size_t>(static_cast<size_t>(static_cast<double>(n) * fraction + 0.5), 1, n);
   for (size_t i = 0; i < count; ++i) out[i * n / count] = true;
   return out;
-}
-
-// What the explorer reads of a finished run's trace (one read): its hash, the first violation or
-// classified unsurvivable fault, and the coverage markers it reached. Empty if unreadable.
-struct TraceFacts {
-  std::string hash;
-  std::string property, detail;  // the first violation's
-  std::string unsurvivable_reason, unsurvivable_detail;
-  std::map<std::string, uint64_t> coverage;
-};
-
-TraceFacts facts_of(const std::string& trace_path) {
-  TraceFacts f;
-  std::ifstream in(trace_path);
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object()) return f;
-  if (doc.contains("trace_hash") && doc["trace_hash"].is_string()) f.hash = doc["trace_hash"];
-  if (!doc.contains("verdict") || !doc["verdict"].is_object()) return f;
-  const nlohmann::json& v = doc["verdict"];
-  if (v.contains("violations") && v["violations"].is_array() && !v["violations"].empty()) {
-    f.property = v["violations"][0].value("property", "?");
-    f.detail = v["violations"][0].value("detail", "");
-  }
-  if (v.contains("unsurvivable") && v["unsurvivable"].is_array() && !v["unsurvivable"].empty()) {
-    f.unsurvivable_reason = v["unsurvivable"][0].value("reason", "?");
-    f.unsurvivable_detail = v["unsurvivable"][0].value("detail", "?");
-  }
-  if (v.contains("coverage") && v["coverage"].is_object()) {
-    for (const auto& [name, n] : v["coverage"].items()) {
-      if (n.is_number_unsigned()) f.coverage[name] = n.get<uint64_t>();
-    }
-  }
-  return f;
 }
 
 // The fault kinds a scenario can draw (its swarm) or has (its explicit plan).
@@ -170,7 +127,7 @@ void print_summary(const ExploreOptions& o, const Tally& t, const Summary& summa
 }
 
 // One seed's record for the summary, from its exit code and its trace (kept or about to go).
-SeedRecord record_of(const ExploreOptions& o, uint64_t seed, int code, const TraceFacts& f, const std::string& kept_trace) {
+SeedRecord record_of(const ExploreOptions& o, uint64_t seed, int code, const RunFacts& f, const std::string& kept_trace) {
   SeedRecord r{seed, outcome_name(code), f.hash, f.property, f.detail, kept_trace};
   if (code == kTimedOut) {
     char after[64];
@@ -251,7 +208,7 @@ int explore(const ExploreOptions& o) {
   };
   std::map<uint64_t, SeedRecord> records;
   const auto finish_seed = [&](uint64_t seed, int exit_code) {
-    const TraceFacts facts = facts_of(facts_path_of(trace_of(o, seed)));
+    const RunFacts facts = read_facts(facts_path_of(trace_of(o, seed)));
     std::remove(facts_path_of(trace_of(o, seed)).c_str());
     const bool unsurvivable = exit_code == kHeld && !facts.unsurvivable_reason.empty();
     const int code = unsurvivable ? kHeldUnsurvivable : exit_code;
@@ -272,7 +229,8 @@ int explore(const ExploreOptions& o) {
     if (codes[0] == kNotYet || codes[1] == kNotYet) return true;
     // Both runs are in: the same exit code and the same trace hash, or nondeterministic.
     ++tally.rechecked;
-    const std::string h1 = hash_of(facts_path_of(trace_of(o, seed))), h2 = hash_of(facts_path_of(recheck_trace_of(o, seed)));
+    const std::string h1 = read_facts(facts_path_of(trace_of(o, seed))).hash;
+    const std::string h2 = read_facts(facts_path_of(recheck_trace_of(o, seed))).hash;
     // Two runs that both ended without a trace (a crash of the tool) agree as far as can be told.
     const bool wrote_trace = codes[0] == kHeld || codes[0] == kViolated;
     const bool same_end = codes[0] == codes[1] && h1 == h2 && (!h1.empty() || !wrote_trace);

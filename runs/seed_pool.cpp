@@ -21,33 +21,7 @@ namespace wtsim::runs {
 namespace {
 
 constexpr int kJobsMax = 64;
-constexpr useconds_t kTimeoutPollUs = 20'000;  // how often children are checked for a timeout
-
-struct Running {
-  uint64_t seed;
-  double started_s;
-  bool killed;
-};
-
-// Kills the children that have run longer than `timeout_s` (once each).
-void kill_overdue(std::map<pid_t, Running>& running, double timeout_s) {
-  for (auto& [pid, r] : running) {
-    if (r.killed || wall_seconds() - r.started_s < timeout_s) continue;
-    kill(pid, SIGKILL);
-    r.killed = true;
-  }
-}
-
-// Waits for a child to end; with a timeout, polls and kills overdue children meanwhile.
-pid_t wait_child(std::map<pid_t, Running>& running, double timeout_s, int* status) {
-  if (timeout_s <= 0) return waitpid(-1, status, 0);
-  for (;;) {
-    const pid_t pid = waitpid(-1, status, WNOHANG);
-    if (pid != 0) return pid;
-    kill_overdue(running, timeout_s);
-    usleep(kTimeoutPollUs);
-  }
-}
+constexpr useconds_t kTimeoutPollUs = 2'000;  // how often children are polled while a timeout runs: a child's end is seen this late at most
 
 ChildEntry child_entry = nullptr;
 
@@ -102,6 +76,41 @@ std::string own_directory() {
   return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
+void Children::add(pid_t pid, uint64_t job) {
+  assert(pid > 0 && running_.count(pid) == 0);
+  running_[pid] = {job, wall_seconds(), false};
+}
+
+void Children::kill_overdue() {
+  for (auto& [pid, r] : running_) {
+    if (r.killed || wall_seconds() - r.started_s < timeout_s_) continue;
+    kill(pid, SIGKILL);
+    r.killed = true;
+  }
+}
+
+std::optional<SeedResult> Children::wait(bool block) {
+  while (!running_.empty()) {
+    int status = 0;
+    const bool poll = !block || timeout_s_ > 0;  // a timeout is kept by polling
+    const pid_t pid = waitpid(-1, &status, poll ? WNOHANG : 0);
+    if (pid < 0) return std::nullopt;  // no child left at all
+    if (pid == 0) {
+      if (!block) return std::nullopt;
+      kill_overdue();
+      usleep(kTimeoutPollUs);
+      continue;
+    }
+    const auto it = running_.find(pid);
+    if (it == running_.end()) continue;  // not one of ours
+    const SeedResult r{it->second.job, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                       wall_seconds() - it->second.started_s, it->second.killed};
+    running_.erase(it);
+    return r;
+  }
+  return std::nullopt;
+}
+
 bool run_seeds(const PoolOptions& o, const std::vector<uint64_t>& seeds,
                const std::function<std::vector<std::string>(uint64_t)>& argv_for,
                const std::function<bool(const SeedResult&)>& on_done) {
@@ -110,7 +119,7 @@ bool run_seeds(const PoolOptions& o, const std::vector<uint64_t>& seeds,
   const bool fork_mode = o.mode == SpawnMode::kFork && child_entry != nullptr && o.exe == "/proc/self/exe";
   if (fork_mode) warm_up_for_fork();
   const double start_s = wall_seconds();
-  std::map<pid_t, Running> running;
+  Children running(o.seed_timeout_s);
   size_t next = 0;
   bool keep_going = true, started_all = true;
   while (running.size() > 0 || (keep_going && next < seeds.size())) {
@@ -122,19 +131,12 @@ bool run_seeds(const PoolOptions& o, const std::vector<uint64_t>& seeds,
         keep_going = started_all = false;
         break;
       }
-      running[pid] = {seed, wall_seconds(), false};
+      running.add(pid, seed);
     }
     if (!in_budget) keep_going = false;
-    if (running.empty()) break;
-    int status = 0;
-    const pid_t pid = wait_child(running, o.seed_timeout_s, &status);
-    if (pid < 0) break;
-    auto it = running.find(pid);
-    if (it == running.end()) continue;  // not ours
-    const SeedResult r{it->second.seed, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-                       wall_seconds() - it->second.started_s, it->second.killed};
-    running.erase(it);
-    if (!on_done(r)) keep_going = false;
+    const std::optional<SeedResult> r = running.wait(/*block=*/true);
+    if (!r) break;
+    if (!on_done(*r)) keep_going = false;
   }
   return started_all;
 }

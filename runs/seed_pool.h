@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,6 +46,30 @@ void set_child_entry(ChildEntry entry);
 bool run_seeds(const PoolOptions& options, const std::vector<uint64_t>& seeds,
                const std::function<std::vector<std::string>(uint64_t)>& argv_for,
                const std::function<bool(const SeedResult&)>& on_done);
+
+// The child processes this process started (forked or spawned), each under a job number: waits
+// for the next of them to end, killing (SIGKILL) any that outlives `timeout_s` (> 0; 0: never).
+// Run pools and sweeps both keep their children here.
+class Children {
+ public:
+  explicit Children(double timeout_s) : timeout_s_(timeout_s) {}
+  void add(pid_t pid, uint64_t job);
+  size_t size() const { return running_.size(); }
+  // One of ours that ended: with `block`, waits for it (nullopt only when none is running);
+  // without, nullopt when none has ended yet.
+  std::optional<SeedResult> wait(bool block);
+
+ private:
+  struct Running {
+    uint64_t job;
+    double started_s;
+    bool killed;
+  };
+  void kill_overdue();
+
+  double timeout_s_;
+  std::map<pid_t, Running> running_;
+};
 
 // The directory of the running executable, for finding sibling programs (wtsim-planted).
 std::string own_directory();

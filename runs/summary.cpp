@@ -153,6 +153,30 @@ bool write_facts(const std::string& path, const nlohmann::json& verdict, const s
   return false;
 }
 
+RunFacts read_facts(const std::string& path) {
+  RunFacts f;
+  std::ifstream in(path);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains("verdict") || !doc["verdict"].is_object()) return f;
+  f.read = true;
+  if (doc.contains("trace_hash") && doc["trace_hash"].is_string()) f.hash = doc["trace_hash"];
+  const nlohmann::json& v = doc["verdict"];
+  if (v.contains("violations") && v["violations"].is_array() && !v["violations"].empty()) {
+    f.property = v["violations"][0].value("property", "?");
+    f.detail = v["violations"][0].value("detail", "");
+  }
+  if (v.contains("unsurvivable") && v["unsurvivable"].is_array() && !v["unsurvivable"].empty()) {
+    f.unsurvivable_reason = v["unsurvivable"][0].value("reason", "?");
+    f.unsurvivable_detail = v["unsurvivable"][0].value("detail", "?");
+  }
+  if (v.contains("coverage") && v["coverage"].is_object()) {
+    for (const auto& [name, n] : v["coverage"].items()) {
+      if (n.is_number_unsigned()) f.coverage[name] = n.get<uint64_t>();
+    }
+  }
+  return f;
+}
+
 std::string junit_xml(const Summary& s) {
   size_t failures = 0, errors = 0;
   for (const SeedRecord& r : s.seeds) {

@@ -49,6 +49,16 @@ void write_file(const std::string& path, const std::string& text);  // throws st
 std::string facts_path_of(const std::string& trace_path);
 // Returns false (with a message) if the file cannot be written.
 bool write_facts(const std::string& path, const nlohmann::json& verdict, const std::string& hash);
+// What explore and sweep read back: the hash, the first violation or classified unsurvivable
+// fault, and the coverage markers reached. `read` is false if the file is missing or unreadable.
+struct RunFacts {
+  bool read = false;
+  std::string hash;
+  std::string property, detail;  // the first violation's
+  std::string unsurvivable_reason, unsurvivable_detail;
+  std::map<std::string, uint64_t> coverage;
+};
+RunFacts read_facts(const std::string& path);
 
 // One <testsuite> of one <testcase> per seed: a violation is a <failure> (its property, detail,
 // the rerun command and the trace), a crash of the tool, bad input, a timeout or nondeterminism

@@ -1,17 +1,13 @@
 #include "runs/sweep.h"
 
-#include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
-#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
-#include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -70,12 +66,10 @@ bool parse_modes(const std::string& text, std::vector<faults::CrashMode>* out) {
 // A finished point's verdict from its facts: "held", "unsurvivable: REASON" or the first
 // violated property; "" if they cannot be read.
 std::string verdict_of(const std::string& facts_path) {
-  std::ifstream in(facts_path);
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || !doc.contains("verdict")) return "";
-  const nlohmann::json& v = doc["verdict"];
-  if (v.contains("violations") && !v["violations"].empty()) return v["violations"][0].value("property", "?");
-  if (v.contains("unsurvivable") && !v["unsurvivable"].empty()) return "unsurvivable: " + v["unsurvivable"][0].value("reason", "?");
+  const RunFacts f = read_facts(facts_path);
+  if (!f.read) return "";
+  if (!f.property.empty()) return f.property;
+  if (!f.unsurvivable_reason.empty()) return "unsurvivable: " + f.unsurvivable_reason;
   return "held";
 }
 
@@ -134,20 +128,40 @@ int print_summary(const SweepOptions& o, const Tally& t, const std::vector<Point
   return failing > 0 ? kViolated : kHeld;
 }
 
-// The sweep's points: every stride-th mutating op in the range, in each mode.
-bool plan_points(const SweepOptions& o, uint64_t disk_ops, std::vector<Point>* out) {
+// Which points a sweep takes: every --stride-th mutating op in --points (default all), in each
+// of --modes.
+struct PointFilter {
   std::vector<faults::CrashMode> modes;
-  if (!parse_modes(o.modes, &modes)) return std::fprintf(stderr, "wtsim: --modes %s: expected all, or a comma list of drop_unsynced, torn_prefix, sector_damage\n", o.modes.c_str()), false;
-  uint64_t from = 1, to = disk_ops;
-  if (!o.points.empty() && (!parse_seed_range(o.points, &from, &to) || from == 0)) {
+  uint64_t from = 1, to = std::numeric_limits<uint64_t>::max(), stride = 1;
+  bool takes(uint64_t op) const { return op >= from && op <= to && (op - from) % stride == 0; }
+};
+
+// False (with a message naming the option) on bad input.
+bool parse_filter(const SweepOptions& o, PointFilter* f) {
+  if (!parse_modes(o.modes, &f->modes)) return std::fprintf(stderr, "wtsim: --modes %s: expected all, or a comma list of drop_unsynced, torn_prefix, sector_damage\n", o.modes.c_str()), false;
+  if (!o.points.empty() && (!parse_seed_range(o.points, &f->from, &f->to) || f->from == 0)) {
     return std::fprintf(stderr, "wtsim: --points %s: expected A..B with 1 <= A <= B\n", o.points.c_str()), false;
   }
-  to = std::min(to, disk_ops);
-  for (uint64_t op = from; op <= to; op += o.stride) {
-    for (const faults::CrashMode m : modes) out->push_back({op, m});
+  if (o.stride < 1) return std::fprintf(stderr, "wtsim: --stride must be at least 1\n"), false;
+  f->stride = o.stride;
+  return true;
+}
+
+// The points of a run with `disk_ops` persistence points.
+bool plan_points(const PointFilter& f, uint64_t disk_ops, std::vector<Point>* out) {
+  for (uint64_t op = f.from; op <= std::min(f.to, disk_ops); op += f.stride) {
+    for (const faults::CrashMode m : f.modes) out->push_back({op, m});
     if (out->size() > kPointsMax) return std::fprintf(stderr, "wtsim: more than %llu points: use --stride or --points\n", static_cast<unsigned long long>(kPointsMax)), false;
   }
   return true;
+}
+
+// A scenario that fails without any crash has nothing to sweep: says so, with the command.
+int refuse_failing_base(const SweepOptions& o, const world::RunResult& base) {
+  std::fprintf(stderr, "wtsim: %s fails without any crash (%s: %s): fix that first (wtsim run %s --seed %llu --set fault_plan=[] --set swarm=null)\n",
+               o.scenario_path.c_str(), base.violations.front().name(), base.violations.front().detail.c_str(), o.scenario_path.c_str(),
+               static_cast<unsigned long long>(o.seed));
+  return kViolated;
 }
 
 // --- Sweeping from snapshots: one run, forked at each point -------------------------------------
@@ -155,15 +169,17 @@ bool plan_points(const SweepOptions& o, uint64_t disk_ops, std::vector<Point>* o
 // The children of a snapshot sweep, forked from the one run at their points.
 class Forks {
  public:
-  Forks(const SweepOptions& o, Tally& t, std::vector<Point>& points) : o_(o), t_(t), points_(points) {}
+  Forks(const SweepOptions& o, Tally& t, std::vector<Point>& points)
+      : o_(o), t_(t), points_(points), children_(o.point_timeout_s) {}
 
   // At op: one child per mode, each arming its crash at this very operation. Returns in the child
   // (its point's index set) as in the parent.
   void at(faults::FaultInjector& injector, uint64_t op, const std::vector<faults::CrashMode>& modes) {
     for (const faults::CrashMode mode : modes) {
       if (points_.size() >= kPointsMax) return;
-      while (running_.size() >= static_cast<size_t>(o_.jobs)) reap(/*block=*/true);
-      reap(/*block=*/false);
+      while (children_.size() >= static_cast<size_t>(o_.jobs)) record(children_.wait(/*block=*/true));
+      while (record(children_.wait(/*block=*/false))) {
+      }
       points_.push_back({op, mode});
       std::fflush(nullptr);
       const pid_t pid = fork();
@@ -177,55 +193,31 @@ class Forks {
         return;
       }
       if (pid < 0) return void(t_.outcome[points_.size() - 1] = "not started (fork failed)");
-      running_[pid] = {points_.size() - 1, wall_seconds()};
+      children_.add(pid, points_.size() - 1);
     }
   }
 
   void wait_all() {
-    while (!running_.empty()) reap(/*block=*/true);
+    while (record(children_.wait(/*block=*/true))) {
+    }
   }
   std::optional<size_t> child() const { return child_; }
 
  private:
-  struct Child {
-    size_t job;
-    double started_s;
-  };
-
-  void reap(bool block) {
-    for (;;) {
-      int status = 0;
-      const pid_t pid = waitpid(-1, &status, block && o_.point_timeout_s <= 0 ? 0 : WNOHANG);
-      if (pid <= 0) {
-        if (!block || running_.empty()) return;
-        kill_overdue();
-        usleep(5'000);
-        continue;
-      }
-      const auto it = running_.find(pid);
-      if (it == running_.end()) continue;
-      const SeedResult r{it->second.job, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
-                         wall_seconds() - it->second.started_s, killed_.count(pid) > 0};
-      const std::string trace = trace_of(o_, points_[r.seed]);
-      t_.outcome[r.seed] = outcome_of(r, facts_path_of(trace));
-      std::remove(facts_path_of(trace).c_str());
-      running_.erase(it);
-      if (isatty(STDERR_FILENO) != 0) print_progress(t_, points_.size());
-      if (block) return;
-    }
-  }
-
-  void kill_overdue() {
-    for (const auto& [pid, c] : running_) {
-      if (o_.point_timeout_s > 0 && wall_seconds() - c.started_s > o_.point_timeout_s && killed_.insert(pid).second) kill(pid, SIGKILL);
-    }
+  // A point's outcome from its child's end; false if there was none.
+  bool record(const std::optional<SeedResult>& r) {
+    if (!r) return false;
+    const std::string trace = trace_of(o_, points_[r->seed]);
+    t_.outcome[r->seed] = outcome_of(*r, facts_path_of(trace));
+    std::remove(facts_path_of(trace).c_str());
+    if (isatty(STDERR_FILENO) != 0) print_progress(t_, points_.size());
+    return true;
   }
 
   const SweepOptions& o_;
   Tally& t_;
   std::vector<Point>& points_;
-  std::map<pid_t, Child> running_;
-  std::set<pid_t> killed_;
+  Children children_;
   std::optional<size_t> child_;
 };
 
@@ -246,29 +238,18 @@ class Forks {
   _exit(r.ok ? kHeld : kViolated);
 }
 
-int sweep_from_snapshots(const SweepOptions& o, const world::Scenario& scenario) {
-  std::vector<faults::CrashMode> modes;
-  if (!parse_modes(o.modes, &modes)) return std::fprintf(stderr, "wtsim: --modes %s: expected all, or a comma list of drop_unsynced, torn_prefix, sector_damage\n", o.modes.c_str()), kBadInput;
-  uint64_t from = 1, to = std::numeric_limits<uint64_t>::max();
-  if (!o.points.empty() && (!parse_seed_range(o.points, &from, &to) || from == 0)) {
-    return std::fprintf(stderr, "wtsim: --points %s: expected A..B with 1 <= A <= B\n", o.points.c_str()), kBadInput;
-  }
+int sweep_from_snapshots(const SweepOptions& o, const PointFilter& filter, const world::Scenario& scenario) {
   Tally t;
   std::vector<Point> points;
   Forks forks(o, t, points);
   const world::RunResult base = world::run_scenario_forking(scenario, o.seed, [&](faults::FaultInjector& injector, uint64_t op) {
-    if (forks.child() || op < from || op > to || (op - from) % o.stride != 0) return;
-    forks.at(injector, op, modes);
+    if (forks.child() || !filter.takes(op)) return;
+    forks.at(injector, op, filter.modes);
   });
   if (forks.child()) finish_child(o, points[*forks.child()], base);
   forks.wait_all();
   if (isatty(STDERR_FILENO) != 0) std::fprintf(stderr, "\n");
-  if (!base.ok) {
-    std::fprintf(stderr, "wtsim: %s fails without any crash (%s: %s): fix that first (wtsim run %s --seed %llu --set fault_plan=[] --set swarm=null)\n",
-                 o.scenario_path.c_str(), base.violations.front().name(), base.violations.front().detail.c_str(), o.scenario_path.c_str(),
-                 static_cast<unsigned long long>(o.seed));
-    return kViolated;
-  }
+  if (!base.ok) return refuse_failing_base(o, base);
   return print_summary(o, t, points, base.stats.fault_phase_disk_ops);
 }
 
@@ -281,7 +262,8 @@ int sweep(const SweepOptions& o) {
     planted::enable(*bug);  // the baseline run in this process; the points' runs get --plant
   }
   if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), kBadInput;
-  if (o.stride < 1) return std::fprintf(stderr, "wtsim: --stride must be at least 1\n"), kBadInput;
+  PointFilter filter;
+  if (!parse_filter(o, &filter)) return kBadInput;
   world::Scenario scenario;
   try {
     scenario = world::load_scenario(o.scenario_path, point_overrides(o, nullptr));
@@ -289,17 +271,12 @@ int sweep(const SweepOptions& o) {
     return std::fprintf(stderr, "wtsim: %s\n", e.what()), kBadInput;
   }
   if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) return std::fprintf(stderr, "wtsim: cannot create %s\n", o.out_dir.c_str()), kBadInput;
-  if (!o.from_start) return sweep_from_snapshots(o, scenario);
+  if (!o.from_start) return sweep_from_snapshots(o, filter, scenario);
   // The run without a crash: it must hold, and it counts the persistence points.
   const world::RunResult base = world::run_scenario(scenario, o.seed);
-  if (!base.ok) {
-    std::fprintf(stderr, "wtsim: %s fails without any crash (%s: %s): fix that first (wtsim run %s --seed %llu --set fault_plan=[] --set swarm=null)\n",
-                 o.scenario_path.c_str(), base.violations.front().name(), base.violations.front().detail.c_str(), o.scenario_path.c_str(),
-                 static_cast<unsigned long long>(o.seed));
-    return kViolated;
-  }
+  if (!base.ok) return refuse_failing_base(o, base);
   std::vector<Point> points;
-  if (!plan_points(o, base.stats.fault_phase_disk_ops, &points)) return kBadInput;
+  if (!plan_points(filter, base.stats.fault_phase_disk_ops, &points)) return kBadInput;
   std::vector<uint64_t> jobs(points.size());
   for (size_t i = 0; i < jobs.size(); ++i) jobs[i] = i;
   PoolOptions pool{"/proc/self/exe", o.jobs, 0, o.point_timeout_s};
