@@ -1,5 +1,5 @@
 // Whole `wtsim` commands as benchmarks, each one process as a user starts it: a crash-point sweep
-// forked at each point against each point run from the start (issue 19's 5x), and explore forking
+// forked at each point against each point run from the start (the goal is 5x), and explore forking
 // its seeds against exec'ing a new process per seed (--spawn-exec). Each iteration is one command;
 // the counters give points or seeds per wall second. Run by name, they take tens of seconds:
 //   build/bench/wtsim_bench --benchmark_filter='Sweep|Explore'

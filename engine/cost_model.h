@@ -22,7 +22,7 @@ struct CostModel {
   sim::Nanos deleted_entry_ns = 14;
   // How long a walked-over deleted entry stays in memory before the eviction server takes its
   // page: fitted to the wall time of the TTL account's query at 1/50 scale, which stayed slow for
-  // the first pass's deletes and fast from 0.25 s after they ended (README, "The query dip").
+  // the first pass's deletes and fast from 0.25 s after they ended (docs/design/engine.md, "Deleted index entries").
   sim::Nanos deleted_entry_evict_ns = 250 * sim::kNsPerMs;
   // Paid inside WiredTiger's file-system calls, by whichever fiber makes them, on the one disk queue.
   sim::Nanos disk_per_byte_ns = 2;                   // a read or write, ~500 MB/s sequential

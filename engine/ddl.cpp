@@ -132,7 +132,7 @@ Status Ddl::set_expire_after(OperationContext& op, const std::string& ns, const 
   if (found == nullptr) return Status::error(ErrorCode::kNamespaceNotFound);
   ++state_.metrics.opcounters.command;
   // Exclusive, as for every DDL: the copy below is written back after the flush yields, and a
-  // dropIndex or createIndex in between would be undone (swarm_documents seed 21, README).
+  // dropIndex or createIndex in between would be undone (swarm_documents seed 21, docs/findings.md finding 19).
   std::optional<HierarchicalLock> lock;
   if (!planted::active(planted::Bug::kCollModTakesNoLock)) lock.emplace(state_.locks, found->db(), found->name(), LockMode::kIX, LockPolicy::kCollection);
   CollectionSpec coll = *found;

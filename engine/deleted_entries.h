@@ -8,7 +8,7 @@
 // repeated walks or checkpoints when nothing evicts the pages, gone after a restart. Evicting is
 // what clears them: a cursor that skipped over WT_BTREE_DELETE_THRESHOLD (1000) deleted entries on
 // a page marks it to be evicted soon, and with WiredTiger's eviction server running (a fiber here)
-// the walked pages go within a fraction of a virtual second (README, "The query dip").
+// the walked pages go within a fraction of a virtual second (docs/design/engine.md, "Deleted index entries").
 //
 // The model: an entry removed by a committed transaction is a tombstone of its index, keyed as
 // WiredTiger keys it; a scan over [from, to) steps over the tombstones in that range; a tombstone

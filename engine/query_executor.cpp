@@ -336,8 +336,8 @@ std::vector<std::string> QueryExecutor::target_keys(OperationContext& op, const 
   std::vector<std::string> keys;
   const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
   std::optional<HierarchicalLock> lock;
-  lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.config.policy);
-  Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.config.policy); },
+  lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.policy_for(coll));
+  Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.policy_for(coll)); },
             state_.env.sim->now_ns(), state_.env.buggify};
   if ((*ret = op.begin()) != 0) return keys;
   Scan scan(op, coll, plan, filter, y);
@@ -376,8 +376,8 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   const sim::Nanos start_ns = state_.env.sim->now_ns();
   const QueryPlan plan = plan_query(*coll, req.filter, req.sort, req.hint);
   std::optional<HierarchicalLock> lock;
-  lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.config.policy);
-  Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.config.policy); },
+  lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.policy_for(*coll));
+  Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.policy_for(*coll)); },
             start_ns, state_.env.buggify};
   std::vector<Document>* cached = planted::active(planted::Bug::kFindResultsCached) ? planted_result_cache(ns, req.filter) : nullptr;
   if (cached != nullptr && !cached->empty()) return result.docs = *cached, result;

@@ -34,7 +34,7 @@ int WtConnection::open(faults::SimFileSystem& fs, const WtConfig& config) {
       "log=(enabled=true,archive=false,prealloc=false" +
       (config.log_file_max_kb > 0 ? ",file_max=" + std::to_string(config.log_file_max_kb) + "KB" : std::string()) + ")," +
       // Log files are extended with zeros before use, as fallocate does under MongoDB, so that
-      // no crash leaves one holding its header alone (README, finding 16). WiredTiger's smallest
+      // no crash leaves one holding its header alone (docs/findings.md, finding 16). WiredTiger's smallest
       // extension, not its default (the whole 100 MB file), keeps the simulated disk's figures
       // about data rather than preallocated zeros.
       "file_extend=(log=100KB)," +

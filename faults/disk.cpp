@@ -79,12 +79,12 @@ const Inode& Disk::inode(InodeId id) const {
 }
 
 bool Disk::exists(const std::string& name) const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   return names_.count(name) != 0;
 }
 
 InodeId Disk::open(const std::string& name, bool create, bool durable_entry) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   auto it = names_.find(name);
   if (it != names_.end()) return it->second;
   if (!create) return 0;
@@ -102,7 +102,7 @@ InodeId Disk::open(const std::string& name, bool create, bool durable_entry) {
 }
 
 int Disk::remove(const std::string& name, bool durable) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   [[maybe_unused]] const size_t names_before = names_.size();
   if (names_.erase(name) == 0) return ENOENT;
   if (durable) durable_names_.erase(name);
@@ -112,7 +112,7 @@ int Disk::remove(const std::string& name, bool durable) {
 }
 
 int Disk::rename(const std::string& from, const std::string& to, bool durable) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   auto it = names_.find(from);
   if (it == names_.end()) return ENOENT;
   const InodeId id = it->second;
@@ -134,7 +134,7 @@ int Disk::rename(const std::string& from, const std::string& to, bool durable) {
 }
 
 std::vector<std::string> Disk::list(const std::string& prefix) const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   std::vector<std::string> out;
   for (const auto& [name, id] : names_) {
     if (name.compare(0, prefix.size(), prefix) == 0) out.push_back(name);
@@ -143,14 +143,14 @@ std::vector<std::string> Disk::list(const std::string& prefix) const {
 }
 
 void Disk::sync_directory() {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   if (sync_lies_ && sync_lies_->empty()) return;
   assert(names_resolve(names_, inodes_, next_id_));
   durable_names_ = names_;
 }
 
 int Disk::read(InodeId id, uint64_t offset, size_t len, void* buf) const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   assert(buf != nullptr || len == 0);
   assert(offset + len >= offset);  // no wrap-around past the range check below
   const Inode& node = inode(id);
@@ -160,9 +160,10 @@ int Disk::read(InodeId id, uint64_t offset, size_t len, void* buf) const {
 }
 
 int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   assert(buf != nullptr || len == 0);
   assert(offset + len >= offset);  // no wrap-around
+  if (len == 0) return 0;  // as pwrite(2): nothing written, the size unchanged, nothing pending
   Inode& node = inode(id);
   assert(!ghost_ || node.pending.empty());  // a ghost keeps no pending writes
   if (!room_to_grow(node, offset + len)) return ENOSPC;
@@ -191,7 +192,7 @@ bool Disk::room_to_grow(const Inode& node, uint64_t end) {
 }
 
 int Disk::allocate(InodeId id, uint64_t size) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   Inode& node = inode(id);
   if (size <= node.current.size()) return 0;  // fallocate never shrinks
   if (!room_to_grow(node, size)) return ENOSPC;
@@ -204,7 +205,7 @@ int Disk::allocate(InodeId id, uint64_t size) {
 }
 
 int Disk::truncate(InodeId id, uint64_t size) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   Inode& node = inode(id);
   assert(!ghost_ || node.pending.empty());  // a ghost keeps no pending writes
   node.current.resize(size);
@@ -216,12 +217,12 @@ int Disk::truncate(InodeId id, uint64_t size) {
 }
 
 uint64_t Disk::size(InodeId id) const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   return inode(id).current.size();
 }
 
 void Disk::sync(InodeId id) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   Inode& node = inode(id);
   assert(ghost_ ? node.pending.empty() : visible_is_durable_plus_pending(node));
   ++syncs_;
@@ -238,7 +239,7 @@ void Disk::sync(InodeId id) {
 }
 
 void Disk::set_sync_lies(const std::string& file_substring) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   sync_lies_ = file_substring;
 }
 
@@ -251,7 +252,7 @@ bool Disk::lies_about(InodeId id) const {
 }
 
 void Disk::drop_dirty(InodeId id) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   Inode& node = inode(id);
   assert(!ghost_ || node.pending.empty());  // a ghost keeps no pending writes
   node.pending.clear();
@@ -259,7 +260,7 @@ void Disk::drop_dirty(InodeId id) {
 }
 
 std::unique_ptr<Disk> Disk::clone_visible() const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   auto copy = std::make_unique<Disk>();
   copy->ghost_ = true;
   copy->names_ = names_;
@@ -345,7 +346,7 @@ void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileRepor
 }
 
 std::vector<CrashFileReport> Disk::crash(CrashMode mode, uint64_t seed) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   assert(!ghost_ && "a ghost never crashes");
   std::vector<CrashFileReport> reports;
   std::unordered_map<InodeId, std::unique_ptr<Inode>> survivors;
@@ -373,7 +374,7 @@ std::vector<CrashFileReport> Disk::crash(CrashMode mode, uint64_t seed) {
 }
 
 bool Disk::flip_bit(const std::string& name, uint64_t offset, int bit) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   auto it = names_.find(name);
   if (it == names_.end()) return false;
   Inode& node = inode(it->second);
@@ -389,7 +390,7 @@ bool Disk::flip_bit(const std::string& name, uint64_t offset, int bit) {
 }
 
 uint64_t Disk::used_bytes() const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   uint64_t used = 0;
   std::set<InodeId> seen;
   for (const auto& [name, id] : names_) {
@@ -399,17 +400,17 @@ uint64_t Disk::used_bytes() const {
 }
 
 void Disk::set_capacity(uint64_t bytes) {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   capacity_ = bytes;
 }
 
 uint64_t Disk::capacity() const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   return capacity_;
 }
 
 std::vector<FileInfo> Disk::files() const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   std::vector<FileInfo> out;
   for (const auto& [name, id] : names_) {
     const Inode& node = inode(id);
@@ -421,13 +422,13 @@ std::vector<FileInfo> Disk::files() const {
 }
 
 std::vector<uint8_t> Disk::durable_image(const std::string& name) const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   auto it = durable_names_.find(name);
   return it == durable_names_.end() ? std::vector<uint8_t>{} : inode(it->second).durable.bytes();
 }
 
 std::vector<uint8_t> Disk::visible_image(const std::string& name) const {
-  std::lock_guard lock(mu_);
+  assert(on_owner_thread());
   auto it = names_.find(name);
   return it == names_.end() ? std::vector<uint8_t>{} : inode(it->second).current.bytes();
 }

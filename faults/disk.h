@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <mutex>
+#include <pthread.h>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -116,11 +116,14 @@ class Disk {
   Inode& inode(InodeId id);
   const Inode& inode(InodeId id) const;
   bool lies_about(InodeId id) const;
-  // Whether `node` may grow to `end` bytes on this device; counts a refusal. Caller holds mu_.
+  // Whether `node` may grow to `end` bytes on this device; counts a refusal.
   bool room_to_grow(const Inode& node, uint64_t end);
   void apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileReport& report);
 
-  mutable std::mutex mu_;
+  // No lock: one OS thread runs every fiber, WiredTiger's included (sim/wt_threads.h). Every
+  // entry point asserts it is that thread.
+  bool on_owner_thread() const { return pthread_equal(pthread_self(), owner_thread_) != 0; }
+  pthread_t owner_thread_ = pthread_self();
   std::map<std::string, InodeId> names_;          // visible directory
   std::map<std::string, InodeId> durable_names_;  // directory as of its last sync
   std::unordered_map<InodeId, std::unique_ptr<Inode>> inodes_;  // lookup only, never iterated

@@ -69,17 +69,22 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const 
   if (op != FsOp::kRead && enabled_ && before_mutating_op_) before_mutating_op_(mutating_ops_ + 1);
   if (op != FsOp::kRead) ++mutating_ops_;
   if (!enabled_) return d;
-  for (size_t i = 0; i < plan_.faults.size(); ++i) {
-    const Fault& f = plan_.faults[i];
-    if (spent_[i] || !f.at_disk_op) continue;
-    if (f.kind == FaultKind::kCrash) {
-      if (op == FsOp::kRead || mutating_ops_ != *f.at_disk_op) continue;
+  // A crash first: an op that never reaches the disk meets no other fault (no earlier entry's
+  // EIO or misdirect rides along on the crash, and none is spent by it).
+  if (op != FsOp::kRead) {
+    for (size_t i = 0; i < plan_.faults.size(); ++i) {
+      const Fault& f = plan_.faults[i];
+      if (spent_[i] || !f.at_disk_op || f.kind != FaultKind::kCrash || mutating_ops_ != *f.at_disk_op) continue;
       spent_[i] = true;
       d.crash = true;
       d.crash_mode = f.crash_mode;
       fired_.push_back({i, mutating_ops_, file, std::string("crash before ") + to_string(op), actor});
-      return d;  // nothing else happens to an op that never reaches the disk
+      return d;
     }
+  }
+  for (size_t i = 0; i < plan_.faults.size(); ++i) {
+    const Fault& f = plan_.faults[i];
+    if (spent_[i] || !f.at_disk_op || f.kind == FaultKind::kCrash) continue;
     if (!matches(f, op, file)) continue;
     const uint64_t n = ++matched_[i];
     if (n < *f.at_disk_op) continue;

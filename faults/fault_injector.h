@@ -53,7 +53,7 @@ class FaultInjector {
   uint64_t mutating_ops() const { return mutating_ops_; }
   // Faults fired since the last call, in firing order.
   std::vector<FiredFault> take_fired();
-  // A power cycle of the device (a power loss, or the operator's after the device refused a
+  // A power cycle of the device (a power loss, or an administrator's after the device refused a
   // restart) clears sticky I/O errors that have started: the device comes back. A crash of the
   // process alone clears nothing. Errors that have not started yet still will.
   void power_cycled();

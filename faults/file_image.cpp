@@ -47,6 +47,7 @@ void FileImage::read(uint64_t offset, size_t len, void* buf) const {
 void FileImage::write(uint64_t offset, const void* data, size_t len) {
   assert(data != nullptr || len == 0);
   assert(offset + len >= offset);  // no wrap-around
+  if (len == 0) return;  // as pwrite(2): writing nothing changes nothing, not even the size
   [[maybe_unused]] const uint64_t end = offset + len;
   if (offset + len > size_bytes_) resize(offset + len);
   const auto* in = static_cast<const uint8_t*>(data);

@@ -111,7 +111,7 @@ int fh_size(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t* sizep) {
 // A failed sync halts WiredTiger, as its POSIX file system does (os_posix/os_fs.c never retries
 // a flush: after a failed fsync Linux may have dropped the dirty pages, so nothing written since
 // the last good sync can be trusted). Returning the error instead lets WiredTiger 3.2.1 carry on
-// past a hole in its log, or wedge its log on a failed file switch (README, finding 25).
+// past a hole in its log, or wedge its log on a failed file switch (docs/findings.md, finding 25).
 int fh_sync(WT_FILE_HANDLE* fh, WT_SESSION* session) {
   Handle* h = handle_of(fh);
   const FaultDecision d = h->fs->check(FsOp::kSync, h->name);
@@ -140,7 +140,7 @@ int fh_truncate(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t len) {
 
 // WiredTiger extends each new log file before its rename (file_extend=(log=...)), so recovery
 // finds zeros after the header; without this, a power loss right after the rename leaves a
-// header-only file that WiredTiger 3.2.1 cannot recover (README, finding 16).
+// header-only file that WiredTiger 3.2.1 cannot recover (docs/findings.md, finding 16).
 int fh_extend(WT_FILE_HANDLE* fh, WT_SESSION*, wt_off_t len) {
   Handle* h = handle_of(fh);
   assert(!h->directory);
@@ -254,8 +254,14 @@ std::string SimFileSystem::extension_config() {
 
 std::string SimFileSystem::relative(const char* name) const {
   std::string s = name == nullptr ? "" : name;
-  if (s.compare(0, home_.size(), home_) == 0) s.erase(0, home_.size());
-  while (!s.empty() && s.front() == '/') s.erase(0, 1);
+  // The home only as a whole path component: home "h1" must not take "h10/x" for "0/x". A name
+  // outside the home keeps its leading slash, so it never aliases a file of the home.
+  const bool in_home = !home_.empty() && s.compare(0, home_.size(), home_) == 0 &&
+                       (s.size() == home_.size() || s[home_.size()] == '/' || home_.back() == '/');
+  if (in_home) {
+    s.erase(0, home_.size());
+    while (!s.empty() && s.front() == '/') s.erase(0, 1);
+  }
   while (s.compare(0, 2, "./") == 0) s.erase(0, 2);
   if (s == ".") s.clear();
   return s;

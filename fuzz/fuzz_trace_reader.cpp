@@ -63,8 +63,8 @@ void rehash_and_use(const std::string& path, const char* data, size_t size) {
   if (!doc.is_object() || !doc.contains("header") || !doc.contains("events") || !doc.contains("verdict")) return;
   const nlohmann::json* dropped = doc.contains("dropped_events") ? &doc["dropped_events"] : nullptr;
   if (dropped == nullptr || !dropped->is_number_unsigned()) return;
-  doc["trace_hash"] = wtsim::traces::Trace::compute_hash(doc["header"], doc["events"], doc["verdict"],
-                                                          dropped->get<uint64_t>());
+  if (dropped->get<uint64_t>() != 0) return;
+  doc["trace_hash"] = wtsim::traces::Trace::compute_hash(doc["header"], doc["events"], doc["verdict"]);
   try {
     wtsim::traces::validate_trace(doc);
   } catch (const std::invalid_argument&) {

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <regex>
 #include <set>
@@ -152,17 +153,22 @@ bool write_outputs(const ExploreOptions& o, const Summary& summary) {
 
 }  // namespace
 
+bool parse_seed(const std::string& text, uint64_t* seed) {
+  if (text.empty() || text.size() > 20 || !std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; })) return false;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), *seed);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
 bool parse_seed_range(const std::string& text, uint64_t* from, uint64_t* to) {
-  std::smatch m;
-  if (!std::regex_match(text, m, std::regex(R"((\d{1,18})\.\.(\d{1,18}))"))) return false;
-  *from = std::stoull(m[1]);
-  *to = std::stoull(m[2]);
-  return *from <= *to;
+  const size_t dots = text.find("..");
+  if (dots == std::string::npos) return false;
+  if (!parse_seed(text.substr(0, dots), from) || !parse_seed(text.substr(dots + 2), to)) return false;
+  return *from <= *to && *to < kSeedRangeLimit;
 }
 
 int explore(const ExploreOptions& o) {
   uint64_t from = 0, to = 0, shard_k = 1, shard_n = 1;
-  if (!parse_seed_range(o.seeds, &from, &to)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B\n", o.seeds.c_str()), kBadInput;
+  if (!parse_seed_range(o.seeds, &from, &to)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B < 10^18\n", o.seeds.c_str()), kBadInput;
   if (!parse_shard(o.shard, &shard_k, &shard_n)) return std::fprintf(stderr, "wtsim: --shard %s: expected K/N with 1 <= K <= N\n", o.shard.c_str()), kBadInput;
   for (const std::string& m : o.required_markers) {
     if (!properties::find_marker(m)) return std::fprintf(stderr, "wtsim: --require-marker %s: no such coverage marker (see wtsim coverage)\n", m.c_str()), kBadInput;

@@ -34,7 +34,10 @@ struct ExploreOptions {
 
 int explore(const ExploreOptions& options);
 
-// Shared with `selftest`: "A..B" and "K/N" parsing.
+// A seed as typed: decimal digits only, 0..2^64-1 (no sign, no wrap-around); false otherwise.
+bool parse_seed(const std::string& text, uint64_t* seed);
+// Shared with `selftest` and summaries: "A..B", each seed below kSeedRangeLimit, A <= B.
+constexpr uint64_t kSeedRangeLimit = 1'000'000'000'000'000'000ull;  // explore's job ids use the bits above
 bool parse_seed_range(const std::string& text, uint64_t* from, uint64_t* to);
 
 }  // namespace wtsim::runs

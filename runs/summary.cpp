@@ -122,11 +122,7 @@ Summary summary_from_json(const nlohmann::json& j, const std::string& origin) {
 }
 
 Summary read_summary(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path + ": cannot open summary file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return summary_from_json(sim::parse_json(buf.str(), path), path);
+  return summary_from_json(sim::parse_json(sim::read_input_file(path, "summary file"), path), path);
 }
 
 void write_file(const std::string& path, const std::string& text) {

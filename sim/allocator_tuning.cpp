@@ -21,7 +21,7 @@ bool append_env(const char* name, const std::string& value) {
 }
 
 // The TTL account at 1/10 scale: 42 s with glibc's defaults, 22.5 s with the tunable, 16.7 s on
-// jemalloc (README, "Scale and speed").
+// jemalloc (docs/benchmarks.md, "The TTL account: scale and speed").
 bool choose_allocator() {
 #ifdef WTSIM_JEMALLOC_PATH
   if (access(WTSIM_JEMALLOC_PATH, R_OK) == 0) return append_env("LD_PRELOAD", WTSIM_JEMALLOC_PATH);

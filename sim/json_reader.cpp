@@ -1,6 +1,13 @@
 #include "sim/json_reader.h"
 
+#include <algorithm>
+#include <cassert>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 
 namespace wtsim::sim {
 
@@ -55,10 +62,31 @@ nlohmann::json parse_json(const std::string& text, const std::string& origin, co
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    throw std::invalid_argument(prefix + "byte " + std::to_string(e.byte) + ": " + printable(e.what()));
+    throw std::invalid_argument(prefix + "byte " + std::to_string(e.byte) + ": " + plain_json_error(e));
   } catch (const nlohmann::json::exception& e) {  // a number out of range
-    throw std::invalid_argument(prefix + printable(e.what()));
+    throw std::invalid_argument(prefix + plain_json_error(e));
   }
+}
+
+std::string plain_json_error(const nlohmann::json::exception& e) {
+  std::string text = e.what();
+  if (text.rfind("[json.exception.", 0) == 0) {
+    const size_t tag_end = text.find("] ");
+    if (tag_end != std::string::npos) text.erase(0, tag_end + 2);
+  }
+  if (text.rfind("parse error at ", 0) == 0) text.erase(0, std::strlen("parse error at "));
+  return printable(text);
+}
+
+std::string read_input_file(const std::string& path, const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw std::invalid_argument(path + ": cannot open " + what + ": it is a directory");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument(path + ": cannot open " + what + ": " + std::strerror(errno));
+  std::stringstream buf;
+  buf << in.rdbuf();
+  if (in.bad()) throw std::invalid_argument(path + ": cannot read " + what + ": " + std::strerror(errno));
+  return buf.str();
 }
 
 std::string describe(const nlohmann::json& j) {
@@ -68,6 +96,39 @@ std::string describe(const nlohmann::json& j) {
   return std::string(j.type_name()) + " " + s;
 }
 
+namespace {
+
+FieldCatalogue* g_recording = nullptr;  // the catalogue recording, if any
+
+std::string pattern_of(const std::string& path) {  // "/fault_plan/3/at_ms" -> "/fault_plan/N/at_ms"
+  std::string out;
+  size_t at = 0;
+  while (at < path.size()) {
+    const size_t end = std::min(path.find('/', at + 1), path.size());
+    const std::string part = path.substr(at, end - at);
+    const bool index = part.size() > 1 && part.find_first_not_of("0123456789", 1) == std::string::npos;
+    out += index ? "/N" : part;
+    at = end;
+  }
+  return out;
+}
+
+}  // namespace
+
+FieldCatalogue::FieldCatalogue() {
+  assert(g_recording == nullptr && "one catalogue records at a time");
+  g_recording = this;
+}
+
+FieldCatalogue::~FieldCatalogue() { g_recording = nullptr; }
+
+void FieldCatalogue::note(const std::string& path, const char* type, const std::string& fallback) {
+  if (g_recording == nullptr) return;
+  Field& f = g_recording->fields_[pattern_of(path)];
+  if (f.type.empty() || f.type == "value") f.type = type;  // a typed accessor tells more than required()
+  if (f.fallback.empty()) f.fallback = fallback;
+}
+
 ObjectReader::ObjectReader(const nlohmann::json& j, std::string path)
     : j_(j), path_(std::move(path)) {
   if (!j_.is_object()) throw JsonError(path_, "expected an object, found " + describe(j_));
@@ -75,12 +136,14 @@ ObjectReader::ObjectReader(const nlohmann::json& j, std::string path)
 
 const nlohmann::json& ObjectReader::required(const std::string& key) {
   known_.insert(key);
+  FieldCatalogue::note(path_of(key), "value", "");
   if (!j_.contains(key)) throw JsonError(path_of(key), "required field is missing");
   return j_.at(key);
 }
 
 const nlohmann::json* ObjectReader::optional(const std::string& key) {
   known_.insert(key);
+  FieldCatalogue::note(path_of(key), "value", "");
   return j_.contains(key) ? &j_.at(key) : nullptr;
 }
 
@@ -106,19 +169,25 @@ uint64_t as_setting(const nlohmann::json& j, const std::string& path) {
 
 }  // namespace
 
-uint64_t ObjectReader::u64(const std::string& key) { return as_setting(required(key), path_of(key)); }
+uint64_t ObjectReader::u64(const std::string& key) {
+  FieldCatalogue::note(path_of(key), "integer", "");
+  return as_setting(required(key), path_of(key));
+}
 
 uint64_t ObjectReader::u64_or(const std::string& key, uint64_t fallback) {
+  FieldCatalogue::note(path_of(key), "integer", std::to_string(fallback));
   const nlohmann::json* v = optional(key);
   return v == nullptr ? fallback : as_setting(*v, path_of(key));
 }
 
 double ObjectReader::number_or(const std::string& key, double fallback) {
+  FieldCatalogue::note(path_of(key), "number", nlohmann::json(fallback).dump());
   const nlohmann::json* v = optional(key);
   return v == nullptr ? fallback : as_number(*v, path_of(key));
 }
 
 double ObjectReader::fraction_or(const std::string& key, double fallback) {
+  FieldCatalogue::note(path_of(key), "fraction", nlohmann::json(fallback).dump());
   const double x = number_or(key, fallback);
   if (x < 0.0 || x > 1.0) {
     throw JsonError(path_of(key), "expected a fraction in [0, 1], found " + std::to_string(x));
@@ -127,6 +196,7 @@ double ObjectReader::fraction_or(const std::string& key, double fallback) {
 }
 
 bool ObjectReader::bool_or(const std::string& key, bool fallback) {
+  FieldCatalogue::note(path_of(key), "boolean", fallback ? "true" : "false");
   const nlohmann::json* v = optional(key);
   if (v == nullptr) return fallback;
   if (!v->is_boolean()) throw JsonError(path_of(key), "expected true or false, found " + describe(*v));
@@ -134,12 +204,14 @@ bool ObjectReader::bool_or(const std::string& key, bool fallback) {
 }
 
 std::string ObjectReader::string(const std::string& key) {
+  FieldCatalogue::note(path_of(key), "string", "");
   const nlohmann::json& v = required(key);
   if (!v.is_string()) throw JsonError(path_of(key), "expected a string, found " + describe(v));
   return v.get<std::string>();
 }
 
 std::string ObjectReader::string_or(const std::string& key, const std::string& fallback) {
+  FieldCatalogue::note(path_of(key), "string", nlohmann::json(fallback).dump());
   return has(key) ? string(key) : (known_.insert(key), fallback);
 }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -23,10 +24,36 @@ class JsonError : public std::invalid_argument {
 };
 
 std::string describe(const nlohmann::json& j);  // short rendering of a found value
+// The JSON library's message in plain words: without its "[json.exception.type_error.302] " tag
+// and "parse error at " lead, control characters escaped.
+std::string plain_json_error(const nlohmann::json::exception& e);
+// A whole input file's bytes. Throws std::invalid_argument "PATH: cannot open WHAT: REASON"
+// (no such file, a directory, permission denied).
+std::string read_input_file(const std::string& path, const std::string& what);
 
 // The largest count, size or time a setting may have: beyond any real one, and small enough that
 // milliseconds converted to nanoseconds (x 1e6) and added up cannot overflow a signed 64-bit value.
 constexpr uint64_t kMaxSetting = uint64_t{1} << 40;
+
+// Every field the readers take while one is recording, for the generated reference (`wtsim
+// docs`): its path (array indexes as "N"), type and default. Off, and free, otherwise; one at a time.
+class FieldCatalogue {
+ public:
+  struct Field {
+    std::string type;      // "integer", "number", "fraction", "boolean", "string", or "value"
+    std::string fallback;  // the default as JSON text; empty: required or no default
+  };
+  FieldCatalogue();
+  ~FieldCatalogue();
+  FieldCatalogue(const FieldCatalogue&) = delete;
+  FieldCatalogue& operator=(const FieldCatalogue&) = delete;
+  const std::map<std::string, Field>& fields() const { return fields_; }
+  // Called by ObjectReader's accessors; a no-op unless a catalogue is recording.
+  static void note(const std::string& path, const char* type, const std::string& fallback);
+
+ private:
+  std::map<std::string, Field> fields_;  // by path, sorted
+};
 
 class ObjectReader {
  public:

@@ -111,7 +111,6 @@ FiberRecord& Simulator::spawn(std::string name, std::string group, std::function
   boost::fibers::fiber f(std::allocator_arg, boost::fibers::protected_fixedsize_stack(kStackBytes),
                          [this, fiber, body = std::move(body)] {
                            fiber->ctx = boost::fibers::context::active();
-                           by_context_[fiber->ctx] = fiber;
                            t_running = fiber;
                            try {
                              if (!fiber->cancel) body();
@@ -136,7 +135,6 @@ void Simulator::finish_fiber(FiberRecord& fiber) {
   assert(fiber.no_cancel_depth == 0 && "a fiber ended inside WiredTiger");
   fiber.finished = true;
   ++finished_total_;
-  by_context_.erase(fiber.ctx);
   size_t& live = fiber.daemon ? live_daemons_ : live_;
   assert(live > 0);
   --live;

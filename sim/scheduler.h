@@ -180,7 +180,6 @@ class Simulator {
   VirtualClock clock_;
   Rng scheduler_rng_;
   std::vector<std::unique_ptr<FiberRecord>> fibers_;  // spawn order
-  std::unordered_map<boost::fibers::context*, FiberRecord*> by_context_;  // lookup only
   std::map<TimerKey, FiberRecord*> timers_;
   uint64_t timer_seq_ = 0;
   size_t live_ = 0;          // non-daemon fibers alive

@@ -432,7 +432,7 @@ int after_log_acquire(void* session, int ret) {
 }
 }  // namespace
 
-// README, finding 26: a panicked connection's address, once freed, was given to the final
+// docs/findings.md, finding 26: a panicked connection's address, once freed, was given to the final
 // reopen's connection in some runs (always under glibc's malloc, now and then under jemalloc), and
 // that healthy connection's close then skipped its transaction drain. Nothing recorded by address
 // may outlive what it describes.

@@ -71,7 +71,7 @@ void freeze_inside_wiredtiger(FiberRecord& fiber);
 // when there is no session to halt.
 int panic_connection(WT_SESSION* session, int error);
 
-// WiredTiger 3.2.1 cannot go on after a failed log-file switch (README, finding 24): the caller
+// WiredTiger 3.2.1 cannot go on after a failed log-file switch (docs/findings.md, finding 24): the caller
 // has closed the active slot and set the old file aside for closing, but the old file closes only
 // once that slot is written, which the caller does only after the switch succeeds, so every retry
 // waits for it (EBUSY) for ever and the log never takes a write again. A real process hangs there

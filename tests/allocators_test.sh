@@ -2,7 +2,7 @@
 # Runs seeds A..B of SCENARIO under jemalloc (the tool's choice) and under glibc's malloc
 # (WTSIM_MALLOC_TUNING=off) and fails unless every seed gives one trace hash under both. The two
 # allocators hand out different addresses and leave different bytes in freed memory, so a run that
-# depends on either (README, finding 26: state keyed by a freed connection's address) shows here
+# depends on either (docs/findings.md, finding 26: state keyed by a freed connection's address) shows here
 # every time, where two runs under one allocator differ only now and then.
 # Usage: allocators_test.sh WTSIM SCENARIO A..B
 set -euo pipefail

@@ -34,9 +34,35 @@ expect 0 "# EOF" -- "$wtsim" export "$fz/fuzz_trace_reader/sample_value_not_a_nu
 expect 2 "the report cannot read this trace" -- "$wtsim" report "$fz/fuzz_trace_reader/report_scenario_name_not_a_string.json" -o "$tmp/r.html"
 expect 2 "string.json: cannot export this trace" -- "$wtsim" export "$fz/fuzz_trace_reader/report_scenario_name_not_a_string.json" --format perfetto -o "$tmp/p.json"
 [ ! -e "$tmp/p.json" ] || fail "a failed export left a file behind"
-expect 2 "File does not exist" -- "$wtsim" run "$tmp/missing.json"
-expect 2 "seed" -- "$wtsim" run "$src/scenarios/smoke.json" --seed banana
-expect 2 "" -- "$wtsim" frobnicate
+expect 2 "^wtsim: $tmp/missing.json: cannot open scenario file: No such file or directory" -- "$wtsim" run "$tmp/missing.json"
+expect 2 "^wtsim: $tmp: cannot open scenario file: it is a directory" -- "$wtsim" explore "$tmp"
+expect 2 "^wtsim: $tmp/missing.json: cannot open trace: No such file" -- "$wtsim" replay "$tmp/missing.json"
+# Seeds are 0..2^64-1 exactly: no sign, no wrap-around, no silent clamp.
+expect 2 "^wtsim: run: --seed: expected a seed in 0..18446744073709551615 (decimal digits), found 'banana'" -- "$wtsim" run "$src/scenarios/smoke.json" --seed banana
+expect 2 "found '-1'" -- "$wtsim" run "$src/scenarios/smoke.json" --seed -1
+expect 2 "found '99999999999999999999'" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 99999999999999999999
+expect 2 "found '18446744073709551616'" -- "$wtsim" sweep "$src/scenarios/script_counters.json" --seed 18446744073709551616
+expect 0 "seed=18446744073709551615: OK" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 18446744073709551615 --set duration_ms=300
+expect 2 "--seeds 1..1000000000000000000: expected A..B with A <= B < 10^18" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..1000000000000000000
+# An unknown verb is named, with the nearest known one.
+expect 2 "^wtsim: unknown verb 'frobnicate'; run 'wtsim --help' for the verbs" -- "$wtsim" frobnicate
+expect 2 "^wtsim: unknown verb 'explroe'; did you mean 'explore'?" -- "$wtsim" explroe
+expect 2 "did you mean 'replay'?" -- "$wtsim" rep1ay
+expect 2 "^wtsim: run: .*--no-such-flag" -- "$wtsim" run "$src/scenarios/smoke.json" --no-such-flag
+expect 0 "^wtsim [0-9.]* (WiredTiger 3\.2\.1)" -- "$wtsim" --version
+# No input error carries the JSON library's own text.
+for f in "$tmp/trunc.json" "$fz/fuzz_scenario_reader/number_overflow.json"; do
+  out=$("$wtsim" run "$f" 2>&1); echo "$out" | grep -q "json.exception\|parse error at" && fail "raw library text: $out"
+done
+# Bash completion, written from the verbs: verbs, a verb's options, --format's values.
+completes() {  # completes "WORDS..." EXPECTED
+  local got; got=$(bash -c 'source <("$0" completion bash); COMP_WORDS=($1); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); _wtsim; echo "${COMPREPLY[*]}"' "$wtsim" "$1")
+  [ "$got" = "$2" ] || fail "completing '$1' gave '$got', expected '$2'"
+}
+completes "wtsim ex" "explore export"
+completes "wtsim run s.json --che" "--check-determinism"
+completes "wtsim export t.json --format p" "perfetto"
+expect 2 "" -- "$wtsim" completion zsh
 expect 2 "cannot open" -- "$wtsim" run "$src/scenarios/smoke.json" --trace "$tmp/no/such/dir/t.json"
 expect 1 "violated recovered_state_is_prefix" -- "$wtsim" run "$src/scenarios/negative_lying_sync.json"
 expect 0 "smoke seed=7: OK" -- "$wtsim" run "$src/scenarios/smoke.json" --seed 7 --trace "$tmp/a.json"
@@ -62,7 +88,7 @@ expect 2 "--time-budget -1" -- "$wtsim" explore "$src/scenarios/smoke.json" --ti
 expect 1 "timed out  *2" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..2 --seed-timeout 0.001 --recheck 0 --out "$tmp/x"
 echo "$out" | grep -q "seed 2: timed out after 0.001 s and killed (run it alone: wtsim run .*smoke.json --seed 2" || fail "explore did not name the timed-out seed: $out"
 expect 2 "--seed-timeout -1: expected seconds >= 0" -- "$wtsim" explore "$src/scenarios/smoke.json" --seed-timeout -1
-# Coverage as a verdict: a required marker no seed reached fails the explore (issue 14).
+# Coverage as a verdict: a required marker no seed reached fails the explore.
 expect 1 "required coverage marker enospc_reached was never reached" -- "$wtsim" explore "$src/scenarios/smoke.json" --seeds 1..2 --require-marker enospc_reached --out "$tmp/x"
 expect 2 "--require-marker no_such_marker: no such coverage marker" -- "$wtsim" explore "$src/scenarios/smoke.json" --require-marker no_such_marker
 # A fault no node survives is counted apart, not as a violation: exit 0, its own outcome row.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "faults/disk.h"
+#include "faults/sim_file_system.h"
 
 namespace wtsim::faults {
 namespace {
@@ -25,6 +26,39 @@ TEST(Disk, UnsyncedWritesAreVisibleButLostInACrash) {
   d.crash(CrashMode::kDropUnsynced, rng.next());
   EXPECT_TRUE(d.exists("f"));
   EXPECT_EQ(str(d.visible_image("f")), "");
+}
+
+// As pwrite(2): a zero-length write past the end grows nothing, visible or after any crash (a
+// torn write that keeps no sector is such a write).
+TEST(Disk, AZeroLengthWriteGrowsNothing) {
+  for (CrashMode mode : {CrashMode::kTornPrefix, CrashMode::kSectorDamage, CrashMode::kDropUnsynced}) {
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+      Disk d;
+      InodeId f = d.open("f", true, true);
+      put(d, f, 0, "abc");
+      d.sync(f);
+      ASSERT_EQ(d.write(f, 4096, "", 0), 0);
+      EXPECT_EQ(d.visible_image("f").size(), 3u);
+      put(d, f, 8192, std::string(100, 'x'));  // under 512 bytes: a torn prefix keeps no sector of it
+      d.crash(mode, seed);
+      const size_t size = d.visible_image("f").size();
+      EXPECT_TRUE(size == 3u || size == 8292u) << to_string(mode) << " seed " << seed << ": " << size << " bytes";
+    }
+  }
+}
+
+// The file system's names: the home only as a whole path component, nothing outside it aliased.
+TEST(SimFileSystem, RelativeNamesStripTheHomeOnlyAsAWholeComponent) {
+  Disk d;
+  SimFileSystem fs(d, nullptr, "/wtsim/h1");
+  EXPECT_EQ(fs.relative("/wtsim/h1/kv.wt"), "kv.wt");
+  EXPECT_EQ(fs.relative("/wtsim/h1//./kv.wt"), "kv.wt");
+  EXPECT_EQ(fs.relative("/wtsim/h1"), "");
+  EXPECT_EQ(fs.relative("./kv.wt"), "kv.wt");
+  EXPECT_EQ(fs.relative("kv.wt"), "kv.wt");
+  EXPECT_EQ(fs.relative(nullptr), "");
+  EXPECT_EQ(fs.relative("/wtsim/h10/kv.wt"), "/wtsim/h10/kv.wt");  // another home, not "0/kv.wt"
+  EXPECT_EQ(fs.relative("/kv.wt"), "/kv.wt");                      // outside the home, not its kv.wt
 }
 
 TEST(Disk, SyncedWritesSurvive) {
@@ -107,7 +141,7 @@ TEST(Disk, TornPrefixKeepsAPrefixOfTheWrites) {
   }
 }
 
-// Negative space (issue 14): a torn-prefix mode that keeps every write whole, or drops every
+// Negative space: a torn-prefix mode that keeps every write whole, or drops every
 // pending write, passes the prefix test above; over many seeds it must do all three.
 TEST(Disk, TornPrefixActuallyTearsKeepsAndDrops) {
   int torn_mid_write = 0, kept_some = 0, lost_some = 0;

@@ -235,7 +235,7 @@ TEST(Engine, CatalogAndDataSurviveARestart) {
   });
 }
 
-// README, finding 16: WiredTiger 3.2.1 cannot recover a log file that holds its header alone.
+// docs/findings.md, finding 16: WiredTiger 3.2.1 cannot recover a log file that holds its header alone.
 // A new log file is extended with zeros before use, durably, so no crash can leave one so. (A
 // clean close trims the old files to their records.)
 TEST(Engine, TheLiveLogFileIsDurablyZeroFilledBeyondItsRecords) {

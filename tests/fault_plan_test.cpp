@@ -65,6 +65,35 @@ TEST(FaultInjector, CrashFiresAtTheNthMutatingOpOnly) {
   ASSERT_EQ(inj.take_fired().size(), 1u);
 }
 
+// An op that crashes never reaches the disk: an I/O error or misdirect due on the same op neither
+// rides along on the crash decision nor is spent by it; it meets the next matching op.
+TEST(FaultInjector, ACrashCarriesNoOtherFaultOfItsOp) {
+  FaultPlan plan;
+  Fault eio;
+  eio.kind = FaultKind::kIoError;
+  eio.op = DiskOp::kWrite;
+  eio.at_disk_op = 2;
+  Fault misdirect;
+  misdirect.kind = FaultKind::kMisdirectedWrite;
+  misdirect.at_disk_op = 2;
+  Fault crash;
+  crash.kind = FaultKind::kCrash;
+  crash.at_disk_op = 2;
+  plan.faults = {eio, misdirect, crash};  // the crash last in the plan
+  FaultInjector inj(plan);
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "a").crash);
+  const FaultDecision d = inj.on_disk_op(FsOp::kWrite, "a");
+  EXPECT_TRUE(d.crash);
+  EXPECT_EQ(d.error, 0);
+  EXPECT_EQ(d.misdirect_bytes, 0u);
+  ASSERT_EQ(inj.take_fired().size(), 1u);  // the crash alone
+  const FaultDecision next = inj.on_disk_op(FsOp::kWrite, "a");  // the op after the restart
+  EXPECT_FALSE(next.crash);
+  EXPECT_EQ(next.error, EIO);
+  EXPECT_EQ(next.misdirect_bytes, 4096u);
+  EXPECT_EQ(inj.take_fired().size(), 2u);
+}
+
 TEST(FaultInjector, TransientAndStickyIoErrors) {
   FaultPlan plan;
   Fault transient;

@@ -238,3 +238,43 @@ TEST(PaddedStore, LayoutAndAllocatorSurviveManyOperationsAndARestart) {
 
 }  // namespace
 }  // namespace wtsim::engine
+
+namespace wtsim::engine {
+namespace {
+
+// An MMAPv1 collection locks as MMAPv1 does whatever the node's policy: a find takes the
+// collection in S, so it waits while another client holds the collection in IX (a document-level
+// writer's mode). Under document intent locks (IS) it would read at once.
+TEST(PaddedStore, FindsOnAnMmapv1CollectionTakeTheCollectionsOwnLockPolicy) {
+  EngineHarness h(LockPolicy::kDocument);
+  h.run([&](OperationContext& op) {
+    CollectionOptions options;
+    options.padded = true;
+    ASSERT_TRUE(h.engine().create_collection(op, kNs, options).ok());
+    ASSERT_TRUE(h.engine().insert_many(op, kNs, {{{"_id", 1}}}, {}).ok());
+  });
+  const std::string coll = collection_resource("pad", "c");
+  sim::Nanos found_at_ns = 0;
+  h.run_concurrently(2, [&](int i, OperationContext& op) {
+    if (i == 0) {
+      h.engine().locks().lock(kGlobalResource, LockMode::kIX);
+      h.engine().locks().lock(db_resource("pad"), LockMode::kIX);
+      h.engine().locks().lock(coll, LockMode::kIX);
+      h.sim().sleep_for(50 * sim::kNsPerMs);
+      h.engine().locks().unlock(coll, LockMode::kIX);
+      h.engine().locks().unlock(db_resource("pad"), LockMode::kIX);
+      h.engine().locks().unlock(kGlobalResource, LockMode::kIX);
+      return;
+    }
+    h.sim().sleep_for(sim::kNsPerMs);  // after the holder
+    const sim::Nanos start_ns = h.sim().now_ns();
+    FindRequest q;
+    q.filter = {{"_id", 1}};
+    EXPECT_EQ(h.engine().find(op, kNs, q).docs.size(), 1u);
+    found_at_ns = h.sim().now_ns() - start_ns;
+  });
+  EXPECT_GE(found_at_ns, 49 * sim::kNsPerMs);  // it waited for the IX holder
+}
+
+}  // namespace
+}  // namespace wtsim::engine

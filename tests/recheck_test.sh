@@ -2,8 +2,8 @@
 # Explores SEEDS of SCENARIO with every seed run twice in two processes (--recheck 1): fails on a
 # nondeterministic seed, a crash of the tool or bad input, and prints the summary. A violation is
 # this test's business only through determinism: both runs must agree on it. (swarm_cache_pressure
-# seed 44 violates recovery_succeeds through README finding 16, a WiredTiger 3.2.1 limitation with
-# log preallocation off; the explore figures in the README account for every violated seed.)
+# seed 44 violates recovery_succeeds through docs/findings.md finding 16, a WiredTiger 3.2.1 limitation with
+# log preallocation off; the explore figures in docs/benchmarks.md account for every violated seed.)
 # Usage: recheck_test.sh WTSIM SCENARIO A..B
 set -euo pipefail
 wtsim=$1 scenario=$2 seeds=$3

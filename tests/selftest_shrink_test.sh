@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # selftest.shrink_goal: each of these planted bugs' catching traces shrinks to at most 20 client
-# operations within its shrink budget, keeping the property and its cause (issue 14's goal; the
-# README's self-test table has every bug's figure).
+# operations within its shrink budget, keeping the property and its cause (the
+# self-test table in docs/benchmarks.md has every bug's figure).
 # Usage: selftest_shrink_test.sh WTSIM OUT_DIR
 set -euo pipefail
 wtsim=$1 out=$2

@@ -203,7 +203,7 @@ std::vector<int> durable_commits(engine::KvSession& s, int commits_max) {
 }
 
 // WiredTiger's POSIX file system panics when an fsync fails (os_posix/os_fs.c); so must the
-// simulated one, or WiredTiger 3.2.1 carries on past a failed sync (README, finding 25).
+// simulated one, or WiredTiger 3.2.1 carries on past a failed sync (docs/findings.md, finding 25).
 TEST(WtThreads, AFailedSyncHaltsWiredTigerAsItsPosixLayerDoes) {
   faults::FaultPlan plan;
   faults::Fault eio;

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "sim/json_reader.h"
+
 #include "traces/metric_series.h"
 #include "traces/phases.h"
 
@@ -117,7 +119,7 @@ size_t write_perfetto(const nlohmann::json& trace, std::ostream& out) {
   try {
     return write_events(trace, out);
   } catch (const nlohmann::json::exception& e) {  // a hand-edited trace: a field of another type
-    throw std::invalid_argument(std::string("cannot export this trace (a field missing or of another type): ") + e.what());
+    throw std::invalid_argument(std::string("cannot export this trace (a field missing or of another type): ") + sim::plain_json_error(e));
   }
 }
 

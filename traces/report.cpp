@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "sim/json_reader.h"
+
 namespace wtsim::traces {
 namespace {
 
@@ -35,7 +37,7 @@ std::string report_html(const nlohmann::json& trace, const ReportLimits& limits)
     data_json = report_data(trace, limits);
   } catch (const nlohmann::json::exception& e) {  // a hand-edited trace: a field of another type
     throw std::invalid_argument(std::string("the report cannot read this trace (a field missing or of another type): ") +
-                                e.what());
+                                sim::plain_json_error(e));
   }
   const std::string data = script_safe_json(data_json);
   return page.substr(0, at) + data + page.substr(at + std::string(kDataMarker).size());

@@ -56,8 +56,9 @@ void check_format_version(uint64_t version) {
   }
   if (version < static_cast<uint64_t>(kFormatVersion)) {
     throw sim::JsonError("/version", "trace format version " + v + " is older than this tool reads (" + ours +
-                                         "): it has no history of invocations and fates; run its header's scenario "
-                                         "and seed again to get a version " + ours + " trace");
+                                         "): it has no history of invocations and fates. wtsim built from commit e740deb "
+                                         "(2026-12-02, the last to write version 1) reads and replays it; or run its "
+                                         "header's scenario and seed again with this tool for a version " + ours + " trace");
   }
 }
 
@@ -114,18 +115,17 @@ void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, 
   text(",\"i\":"), number(index), text(",\"kind\":"), quoted(kind), text(",\"t_us\":"), number(t_us), text("}");
 }
 
-std::string TraceHasher::finish(const nlohmann::json& verdict, uint64_t dropped) const {
+std::string TraceHasher::finish(const nlohmann::json& verdict) const {
   nlohmann::json witness = verdict;
   if (witness.is_object()) witness.erase("measured");  // as for events: measured values aside
   uint64_t h = hash_canonical(witness, h_);
-  h = sim::fnv1a64(std::to_string(dropped), h);
+  h = sim::fnv1a64("0", h);  // no event is left out of the chain
   return hex16(h);
 }
 
 void Trace::stream_to(EventSink* sink) {
   assert(sink != nullptr && event_count() == 0 && sink_ == nullptr);
   sink_ = sink;
-  stream_hash_.emplace(header_);
   sink_->header(header_);
 }
 
@@ -150,24 +150,23 @@ uint64_t Trace::event(sim::Nanos at_ns, const std::string& actor, const std::str
 uint64_t Trace::append(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details) {
   assert(!held_);
   const uint64_t index = event_count();
-  if (sink_ == nullptr && events_.size() >= kMaxEvents) {
-    ++dropped_;
-    return index;
-  }
-  if (sink_ != nullptr && !sink_->wants_events() && !details.contains("measured")) {
-    stream_hash_->event(index, at_ns / sim::kNsPerUs, actor, kind, details);
-    ++streamed_;
+  const bool keep = sink_ != nullptr ? sink_->wants_events() : events_.size() < max_events_;
+  if (!keep && !details.contains("measured")) {  // hashed from its parts, never built
+    hasher_.event(index, at_ns / sim::kNsPerUs, actor, kind, details);
+    ++(sink_ != nullptr ? streamed_ : dropped_);
     return index;
   }
   nlohmann::json e = {{"i", index}, {"t_us", at_ns / sim::kNsPerUs}, {"actor", actor}, {"kind", kind}};
   if (!details.empty()) e["details"] = std::move(details);
+  hasher_.event(e);
   if (sink_ != nullptr) {
-    stream_hash_->event(e);
     sink_->event(e);
     ++streamed_;
-    return index;
+  } else if (keep) {
+    events_.push_back(std::move(e));
+  } else {
+    ++dropped_;
   }
-  events_.push_back(std::move(e));
   return index;
 }
 
@@ -187,17 +186,13 @@ nlohmann::json Trace::to_json() const {
 
 std::string Trace::hash() const {
   assert(!held_ && "set_verdict writes the held event");
-  if (streaming()) return stream_hash_->finish(verdict_, 0);
-  TraceHasher h(header_);
-  for (const auto& e : events_) h.event(e);
-  return h.finish(verdict_, dropped_);
+  return hasher_.finish(verdict_);
 }
 
-std::string Trace::compute_hash(const nlohmann::json& header, const nlohmann::json& events,
-                                const nlohmann::json& verdict, uint64_t dropped) {
+std::string Trace::compute_hash(const nlohmann::json& header, const nlohmann::json& events, const nlohmann::json& verdict) {
   TraceHasher h(header);
   for (const auto& e : events) h.event(e);
-  return h.finish(verdict, dropped);
+  return h.finish(verdict);
 }
 
 // The same document as to_json(), laid out for reading and for size: header and verdict

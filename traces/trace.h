@@ -28,8 +28,9 @@ void check_format_version(uint64_t version);
 std::string hex16(uint64_t h);
 
 // The trace hash, computed incrementally: FNV-1a over the header's serialisation, then each event's
-// (its "measured" values aside), then the verdict's and the dropped-event count. The same chain
-// serves the in-memory form, the streaming writer and the streaming reader.
+// (its "measured" values aside), then the verdict's, then "0". Every event of a run is in the
+// chain, kept or not, so the hash never depends on the trace's form (JSON, JSON Lines, none).
+// The same chain serves the in-memory form, the streaming writer and the streaming reader.
 class TraceHasher {
  public:
   explicit TraceHasher(const nlohmann::json& header);
@@ -37,7 +38,7 @@ class TraceHasher {
   // The same step for the event Trace would build from these parts, without building it.
   void event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
              const nlohmann::json& details);
-  std::string finish(const nlohmann::json& verdict, uint64_t dropped) const;  // 16 hex digits
+  std::string finish(const nlohmann::json& verdict) const;  // 16 hex digits
 
  private:
   uint64_t h_;
@@ -80,15 +81,17 @@ class HashOnlySink : public EventSink {
 
 class Trace {
  public:
-  static constexpr size_t kMaxEvents = 2'000'000;  // beyond this, events are counted, not kept
+  // Beyond this, events are hashed and counted, not kept (a JSON Lines trace keeps every one).
+  static constexpr size_t kMaxEvents = 2'000'000;
 
-  explicit Trace(nlohmann::json header) : header_(std::move(header)) {}
+  explicit Trace(nlohmann::json header, size_t max_events = kMaxEvents)
+      : header_(std::move(header)), max_events_(max_events), hasher_(header_) {}
 
   // Appends an event and returns its index.
   uint64_t event(sim::Nanos at_ns, const std::string& actor, const std::string& kind,
                  nlohmann::json details = nlohmann::json::object());
   // Holds an event back so that its writer may still complete it in place (a commit whose
-  // completion comes before any other event is one event: README, "Checking a trace yourself").
+  // completion comes before any other event is one event: docs/reference/trace-format.md, "Checking a trace yourself").
   // It is written, with the index it would have had, before the next event or by set_verdict.
   void hold(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details);
   // The held event's kind and details, or nullptr when nothing is held.
@@ -102,7 +105,6 @@ class Trace {
   const nlohmann::json& verdict() const { return verdict_; }
 
   const nlohmann::json& header() const { return header_; }
-  nlohmann::json& mutable_header() { return header_; }
   const std::vector<nlohmann::json>& events() const { return events_; }  // empty when streaming
   uint64_t dropped_events() const { return dropped_; }
   uint64_t event_count() const { return events_.size() + dropped_ + streamed_ + (held_ ? 1 : 0); }
@@ -114,10 +116,10 @@ class Trace {
 
   // The whole trace as one JSON document, with its hash (not in streaming mode).
   nlohmann::json to_json() const;
-  // 16 hex digits of FNV-1a over the canonical serialisation of header, events and verdict.
+  // 16 hex digits of FNV-1a over the canonical serialisation of header, every event and verdict.
   std::string hash() const;
-  static std::string compute_hash(const nlohmann::json& header, const nlohmann::json& events,
-                                  const nlohmann::json& verdict, uint64_t dropped);
+  // The hash of a trace that kept every event (a file with dropped events cannot be rechecked).
+  static std::string compute_hash(const nlohmann::json& header, const nlohmann::json& events, const nlohmann::json& verdict);
   // Writes to `path` via a temporary file and rename, so a failed write never leaves half a
   // trace. Throws std::runtime_error naming the path. Not in streaming mode.
   void write(const std::string& path) const;
@@ -137,7 +139,8 @@ class Trace {
   nlohmann::json verdict_ = nlohmann::json::object();
   uint64_t dropped_ = 0;
   EventSink* sink_ = nullptr;
-  std::optional<TraceHasher> stream_hash_;  // streaming mode: the chain so far
+  size_t max_events_;   // kept in memory at most (not streaming)
+  TraceHasher hasher_;  // every event so far, kept, dropped or streamed
   uint64_t streamed_ = 0;
 };
 

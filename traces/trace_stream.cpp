@@ -1,6 +1,8 @@
 #include "traces/trace_stream.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <stdexcept>
 
 #include "sim/json_reader.h"
@@ -48,7 +50,7 @@ bool has_jsonl_extension(const std::string& path) {
 
 bool is_jsonl_trace(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path + ": cannot open");
+  if (!in) throw std::invalid_argument(path + ": cannot open trace: " + std::strerror(errno));
   // Only a bounded prefix of the first line: a single-line JSON document can be huge.
   std::string first(64 << 10, '\0');
   in.getline(first.data(), static_cast<std::streamsize>(first.size()));
@@ -110,7 +112,7 @@ void write_jsonl(const Trace& trace, const std::string& path) {
 // --- Reader. ---
 
 JsonlTraceReader::JsonlTraceReader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
-  if (!in_) throw std::invalid_argument(path + ": cannot open");
+  if (!in_) throw std::invalid_argument(path + ": cannot open trace: " + std::strerror(errno));
   const nlohmann::json first = read_record();
   try {
     sim::ObjectReader r(first, "");
@@ -204,7 +206,8 @@ void JsonlTraceReader::read_tail(nlohmann::json verdict_record) {
     fail(e.what());
   }
   if (count != events_) fail("the end record counts " + std::to_string(count) + " events, the file has " + std::to_string(events_));
-  const std::string computed = hasher_->finish(verdict_, dropped);
+  if (dropped != 0) fail("/dropped_events: a JSON Lines trace keeps every event, found " + std::to_string(dropped) + " dropped");
+  const std::string computed = hasher_->finish(verdict_);
   if (computed != hash_) fail("/trace_hash: recorded " + hash_ + " but the content hashes to " + computed + " (edited or corrupt)");
   std::string rest;
   bool complete = false;

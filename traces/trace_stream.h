@@ -1,7 +1,7 @@
 #pragma once
 // Streaming traces (JSON Lines), for runs too large to hold in memory. One record per line:
 //
-//   {"format":"wtsim-trace","version":1,"record":"header","header":{...}}
+//   {"format":"wtsim-trace","version":2,"record":"header","header":{...}}
 //   {"record":"event","i":0,"t_us":0,"actor":"node","kind":"started",...}   one per event
 //   {"record":"verdict","verdict":{...}}
 //   {"record":"end","events":N,"dropped_events":0,"trace_hash":"..."}

@@ -36,7 +36,7 @@ void World::handle_wt_failure(int code, const std::string& what, OnIoError on_io
   // A failed sync has already halted WiredTiger (WT_PANIC), as its POSIX layer does. Like
   // MongoDB, which fasserts when a journal flush fails, the engine also treats a commit, log
   // flush or checkpoint that fails with EIO or ENOSPC as fatal: the write that failed may have
-  // left a hole in the log (README, findings 2 and 25).
+  // left a hole in the log (docs/findings.md, findings 2 and 25).
   const bool fatal_io = (code == EIO || code == ENOSPC) && on_io_error == OnIoError::kFatal;
   if (code == WT_PANIC || fatal_io) {
     // The process dies; the OS page cache survives it, so nothing unsynced is lost.
@@ -100,10 +100,10 @@ void World::checkpointer() {
     sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), end_ns_));
     if (sim_.now_ns() >= end_ns_) break;
     trace_->event(sim_.now_ns(), sim_.current().name, "checkpoint_start", nlohmann::json::object());
-    const int ret = node_call("checkpoint", [&] {
-      const BusyFlag running(checkpoint_running_);
-      return op.session()->checkpoint(op.session(), nullptr);
-    });
+    // Busy through the drain of the faults the checkpoint fired: a crash they cause is one
+    // during the checkpoint.
+    const int ret = node_call("checkpoint", [&] { return op.session()->checkpoint(op.session(), nullptr); },
+                              {.busy = &checkpoint_running_});
     if (ret != 0) continue;
     ++stats_.checkpoints;
     trace_->event(sim_.now_ns(), sim_.current().name, "checkpoint", {{"disk_bytes", table_file_bytes()}});

@@ -367,15 +367,7 @@ class BackupSystem final : public DocSystem {
     restored_tables_ = {engine::Catalog::kUri};
     for (const auto& [ns, coll] : catalog.collections()) {
       restored_tables_.push_back(coll.table);
-      WT_CURSOR* c = op.cursor(coll.table, &ret);
-      if (c == nullptr) return ret;
-      while ((ret = c->next(c)) == 0) {
-        WT_ITEM value;
-        c->get_value(c, &value);
-        put_record(out, coll, value.data, value.size);
-      }
-      if (ret != WT_NOTFOUND) return ret;
-      ret = 0;
+      if ((ret = put_collection(op, coll, out)) != 0) return ret;
     }
     return put_catalog_rows(op, out);
   }

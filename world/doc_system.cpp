@@ -27,6 +27,18 @@ void put_record(models::KvState* state, const engine::CollectionSpec& coll, cons
   (*state)[DocSystem::model_key(coll.ns, id->value("_id", engine::Document()))] = std::string(bson);
 }
 
+int put_collection(engine::OperationContext& op, const engine::CollectionSpec& coll, models::KvState* state) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return ret;
+  while ((ret = c->next(c)) == 0) {
+    WT_ITEM value;
+    c->get_value(c, &value);
+    put_record(state, coll, value.data, value.size);
+  }
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
 namespace {
 
 // Model values are BSON bytes: reports show them as JSON.
@@ -96,15 +108,7 @@ int DocSystem::read_documents(WT_CONNECTION* conn, models::KvState* out) {
   out->clear();
   engine::OperationContext op(conn);
   for (const auto& [ns, coll] : engine_->catalog().collections()) {
-    int ret = 0;
-    WT_CURSOR* c = op.cursor(coll.table, &ret);
-    if (c == nullptr) return ret;
-    while ((ret = c->next(c)) == 0) {
-      WT_ITEM value;
-      c->get_value(c, &value);
-      put_record(out, coll, value.data, value.size);
-    }
-    if (ret != WT_NOTFOUND) return ret;
+    if (const int ret = put_collection(op, coll, out); ret != 0) return ret;
   }
   return 0;
 }

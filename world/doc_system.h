@@ -78,6 +78,8 @@ class DocSystem : public System, public engine::CommitObserver {
 
 // Adds a record-store value to a model state (read_state, restore checks).
 void put_record(models::KvState* state, const engine::CollectionSpec& coll, const void* data, size_t size);
+// Adds every record of a collection's table to a model state; 0 or WiredTiger's error.
+int put_collection(engine::OperationContext& op, const engine::CollectionSpec& coll, models::KvState* state);
 // Adds every catalog row, as stored, to a model state (read_state, restore checks).
 int put_catalog_rows(engine::OperationContext& op, models::KvState* state);
 

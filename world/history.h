@@ -1,5 +1,5 @@
 #pragma once
-// The client history in the trace (README, "Checking a trace yourself"). Each commit has:
+// The client history in the trace (docs/reference/trace-format.md, "Checking a trace yourself"). Each commit has:
 // - its invocation (`commit`: seq, durable, every key it writes with a digest of each value);
 // - its completion (`complete`: fate ok, or info when it may or may not have happened);
 // - the journal flushes that make non-durable commits durable (`flush_start`, `flush_end`).

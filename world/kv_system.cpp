@@ -86,7 +86,7 @@ class KvSystem final : public System {
       }
       // The commit enters the model's order here, not before apply: apply can wait (a full cache
       // hands the fiber to eviction) while another writer commits, and the log holds commits in
-      // commit order (README, finding 18).
+      // commit order (docs/findings.md, finding 18).
       const uint64_t seq = world_.history().invoke(writes, durable, {{"value_id", value_id}});
       const auto in_doubt = [&] {
         world_.history().info(seq, "commit failed");

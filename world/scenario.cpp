@@ -347,11 +347,7 @@ void apply_override(nlohmann::json& j, const std::string& setting, const std::st
 }  // namespace
 
 Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::invalid_argument(path + ": cannot open scenario file");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  nlohmann::json j = sim::parse_json(buf.str(), path);
+  nlohmann::json j = sim::parse_json(sim::read_input_file(path, "scenario file"), path);
   for (const std::string& o : overrides) apply_override(j, o, path);
   return scenario_from_json(j, overrides.empty() ? path : path + " (with --set)");
 }

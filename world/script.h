@@ -2,7 +2,7 @@
 // A scenario's `steps`: ordered commands for one or more clients on the document engine, with
 // expectations, run under the same world, clock, faults and properties as any workload
 // (world/script_system.cpp runs them). The form, with every command and expectation, is in the
-// README ("Scenarios as scripts"); a step is one JSON object:
+// docs/guide/scripts.md and docs/reference/script-steps.md; a step is one JSON object:
 //
 //   {"cmd": "insert", "client": 0, "ns": "test.c", "docs": [{"_id": 1}], "expect": {"n": 1}}
 //

@@ -134,7 +134,7 @@ class TimeSeriesSystem final : public DocSystem {
     }
   }
 
-  // A session refresh: a random document of this generation gets created_at = now, so a TTL pass
+  // A refresh of a user's record: a random document of this generation gets created_at = now, so a TTL pass
   // that scanned it as expired must see, inside its delete, that it no longer is.
   void toucher() {
     const ClientScope scope(world_);

@@ -2,7 +2,7 @@
 // makes every open fail: refusing to open is the right answer, so the failure is classified, not
 // reported as a violation. Likewise damaged durable data (a bit flip, a misdirected write) that
 // WiredTiger refuses to open, read or verify: that is the detection corruption_detected_or_harmless
-// asks for; only damage that reads back as data is a violation. Then the operator power-cycles the device (the sticky errors clear,
+// asks for; only damage that reads back as data is a violation. Then an administrator power-cycles the device (the sticky errors clear,
 // unsynced writes are lost, as at any power loss) and restarts the node, so the run goes on
 // testing recovery.
 #include <cassert>

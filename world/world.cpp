@@ -232,7 +232,7 @@ bool World::start_node() {
   const bool disk_full = disk_.capacity() != faults::Disk::kUnlimited;
   if (ret != 0 && (classify_failed_start(ret, "wiredtiger_open") || io_error_during_open || disk_full)) {
     // A device that refuses I/O for good, an injected I/O error or a full disk failed this
-    // attempt; an operator would restart the node again (after a power cycle, after freeing space).
+    // attempt; an administrator would restart the node again (after a power cycle, after freeing space).
     trace_->event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}, {"generation", node_->generation()}});
     return false;
   }
@@ -401,7 +401,7 @@ void World::restarter() {
 
 void World::freeze_stuck_node_fibers() {
   // Cancelled fibers that never left WiredTiger: they wait inside the dead node's connection for
-  // what will never come (README, finding 10). The killed process they stand for is gone.
+  // what will never come (docs/findings.md, finding 10). The killed process they stand for is gone.
   nlohmann::json names = nlohmann::json::array();
   for (const sim::BlockedFiber& b : sim_.live_fiber_report()) {
     if (b.group != "node") continue;
@@ -419,7 +419,7 @@ void World::close_crashed_node() {
   system_->close();
   const sim::Nanos start_ns = sim_.now_ns();
   if (node_->close_fenced()) {
-    // The killed process's close hung in WiredTiger (README, finding 10). It stands for nothing
+    // The killed process's close hung in WiredTiger (docs/findings.md, finding 10). It stands for nothing
     // real, so the run's end moves by the time it took: liveness is not judged on it.
     const sim::Nanos stalled_ns = sim_.now_ns() - start_ns;
     end_ns_ += stalled_ns;
@@ -486,7 +486,7 @@ void World::drain_wt_messages() {
   }
   for (const int error : sim::wt_threads::take_log_switch_wedges()) {
     classify("log_switch_wedged", std::string("WiredTiger 3.2.1's log cannot switch files after ") +
-                                      wiredtiger_strerror(error) + "; the node was halted and restarts (README, finding 24)");
+                                      wiredtiger_strerror(error) + "; the node was halted and restarts (docs/findings.md, finding 24)");
   }
 }
 

@@ -43,7 +43,7 @@ struct RunStats {
 };
 
 // A fault that no node could survive (a device that refuses every read of the log): classified,
-// never a violation. The operator's answer (a power cycle of the device) follows, and the run goes
+// never a violation. An administrator's answer (a power cycle of the device) follows, and the run goes
 // on testing recovery.
 struct Unsurvivable {
   sim::Nanos at_ns = 0;
@@ -201,7 +201,7 @@ class World {
  private:
   // Lifecycle (world.cpp).
   void director();
-  // Starts the node, retrying after failures an operator would retry (an injected I/O error, a
+  // Starts the node, retrying after failures an administrator would retry (an injected I/O error, a
   // full disk, a device to power-cycle), at most kMaxStartAttempts times.
   void start_until_up();
   bool start_node();
@@ -264,7 +264,7 @@ class World {
   sim::Resource disk_queue_;
   std::vector<properties::Violation> violations_;
   std::vector<Unsurvivable> unsurvivable_;
-  bool power_cycle_pending_ = false;  // the operator power-cycles the device before the next start
+  bool power_cycle_pending_ = false;  // an administrator power-cycles the device before the next start
   uint64_t io_errors_fired_ = 0;      // injected I/O errors drained so far, whoever drained them
   std::map<std::string, uint64_t> coverage_;  // marker -> times reached (ordered: deterministic)
   faults::CrashMode last_crash_mode_ = faults::CrashMode::kDropUnsynced;
