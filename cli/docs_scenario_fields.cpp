@@ -1,5 +1,6 @@
 // The generated page of scenario fields: the scenario reader run over inputs that reach every
 // section, with sim::FieldCatalogue recording what it takes (path, type, default).
+#include <map>
 #include <string>
 #include <vector>
 
@@ -22,14 +23,21 @@ const std::vector<std::pair<const char*, const char*>> kFaultExamples = {
     {"lying_sync", R"({"kind": "lying_sync", "at_ms": 1000, "file": "WiredTigerLog"})"},
 };
 
+// A path with fields under it is a section: its fields are the rows.
+bool is_section(const std::map<std::string, sim::FieldCatalogue::Field>& fields, const std::string& path) {
+  const auto next = fields.upper_bound(path);
+  return next != fields.end() && next->first.rfind(path + "/", 0) == 0;
+}
+
 std::string field_table(const sim::FieldCatalogue& catalogue, const std::string& strip_prefix) {
   std::string out = "| field | type | default |\n|---|---|---|\n";
   for (const auto& [path, field] : catalogue.fields()) {
     const std::string name = path.substr(strip_prefix.size());
-    if (name.empty() || name == "/kind") continue;
+    if (name.empty() || name == "/kind" || is_section(catalogue.fields(), path)) continue;
+    const std::string fallback = field.required ? "required" : field.fallback.empty() ? "none" : "`" + field.fallback + "`";
     std::string dotted = name.substr(1);
     for (char& c : dotted) c = c == '/' ? '.' : c;
-    out += "| `" + dotted + "` | " + field.type + " | " + (field.fallback.empty() ? "required or none" : "`" + field.fallback + "`") + " |\n";
+    out += "| `" + dotted + "` | " + field.type + " | " + fallback + " |\n";
   }
   return out;
 }
@@ -37,7 +45,7 @@ std::string field_table(const sim::FieldCatalogue& catalogue, const std::string&
 std::string scenario_table() {
   sim::FieldCatalogue catalogue;
   // Every section present and empty: each reader takes its fields with their defaults.
-  world::scenario_from_json(nlohmann::json::parse(R"({"name": "x", "duration_ms": 1000, "end_after_recovery_ms": 0,
+  world::scenario_from_json(nlohmann::json::parse(R"({"name": "x", "duration_ms": 1000,
       "node": {}, "workload": {}, "cost_model": {}, "ttl": {}, "backup": {}, "swarm": {}})"), "docs");
   return field_table(catalogue, "");
 }

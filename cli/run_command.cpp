@@ -6,10 +6,9 @@
 #include <exception>
 #include <memory>
 
-#include "runs/summary.h"
+#include "runs/single_run.h"
 #include "sim/planted.h"
 #include "world/world.h"
-#include "traces/trace_stream.h"
 
 namespace wtsim::cli {
 namespace {
@@ -56,79 +55,30 @@ int run_command(const RunOptions& o) {
     if (!bug) return std::fprintf(stderr, "wtsim: --plant %s: no such planted bug (see wtsim selftest --list)\n", o.plant.c_str()), kBadInput;
     if (planted::enabled() != bug) planted::enable(*bug);  // a forked run has it from its parent
   }
+  // Knobs are drawn once per seed, here, and values that are valid alone can combine into an
+  // invalid scenario (value_bytes_min above value_bytes_max): bad input, found before the run.
   world::Scenario scenario;
   try {
     scenario = world::load_scenario(o.scenario_path, o.overrides);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "wtsim: %s\n", e.what());
-    return kBadInput;
+    return std::fprintf(stderr, "wtsim: %s\n", e.what()), kBadInput;
   }
-  // Knobs are drawn per seed, and values that are valid alone can combine into an invalid
-  // scenario (value_bytes_min above value_bytes_max): bad input, found before the run. The run
-  // then gets the drawn scenario (drawing again is a no-op: it has no knobs left).
   try {
     scenario = world::draw_knobs(scenario, o.seed);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "wtsim: %s: %s\n", o.scenario_path.c_str(), e.what());
-    return kBadInput;
+    return std::fprintf(stderr, "wtsim: %s: %s\n", o.scenario_path.c_str(), e.what()), kBadInput;
   }
-  // A .jsonl trace streams as the run goes (nothing kept in memory); opened first, so a bad path
-  // fails before the run.
-  std::unique_ptr<traces::JsonlTraceWriter> stream;
-  try {
-    if (traces::has_jsonl_extension(o.trace_path)) stream = std::make_unique<traces::JsonlTraceWriter>(o.trace_path);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "wtsim: %s\n", e.what());
-    return kBadInput;
+  runs::SingleRunOptions single{o.seed, o.trace_path, o.trace_if_failed, o.check_determinism, o.facts_path,
+                                o.quiet ? nullptr : progress_line(scenario.name, o.seed)};
+  const runs::SingleRunOutcome out = runs::run_single(scenario, single);
+  if (!out.error.empty()) std::fprintf(stderr, "wtsim: %s\n", out.error.c_str());
+  if (out.code == kBadInput || (out.code == kNondeterministic && !out.second_hash)) return out.code;
+  if (!o.quiet) {
+    print_verdict(scenario, o.seed, out.result, out.hash);
+    if (out.trace_written) std::printf("trace written to %s\n", o.trace_path.c_str());
+    if (out.second_hash && *out.second_hash == out.hash) std::printf("determinism: second run gave the same trace hash %s\n", out.second_hash->c_str());
   }
-  // Without a trace file nothing is kept: every event is hashed as it goes (a streamed trace's
-  // hash, whatever the number of events).
-  traces::HashOnlySink hash_only;
-  traces::EventSink* sink = stream ? static_cast<traces::EventSink*>(stream.get()) : nullptr;
-  // --trace-if-failed: most runs hold, so the first run only hashes; one that fails runs again
-  // keeping its events (one seed is one run: the same trace, its hash checked).
-  const bool hash_first = o.trace_path.empty() || (o.trace_if_failed && !stream);
-  if (hash_first) sink = &hash_only;
-  world::RunResult result = world::run_scenario(
-      scenario, o.seed, nullptr, o.quiet ? nullptr : progress_line(scenario.name, o.seed), sink);
-  const std::string hash = result.trace->hash();
-  if (!o.facts_path.empty() && !runs::write_facts(o.facts_path, result.trace->verdict(), hash)) return kBadInput;
-  const bool keep_trace = !o.trace_if_failed || !result.ok || !result.unsurvivable.empty();
-  if (hash_first && keep_trace && !o.trace_path.empty()) {
-    result = world::run_scenario(scenario, o.seed);
-    if (result.trace->hash() != hash) {
-      std::fprintf(stderr, "wtsim: NONDETERMINISM: seed %llu gave trace hash %s, then %s\n", static_cast<unsigned long long>(o.seed), hash.c_str(),
-                   result.trace->hash().c_str());
-      return kNondeterministic;
-    }
-  }
-  if (!o.trace_path.empty()) {
-    try {
-      if (stream) {
-        stream->finish(result.trace->verdict(), hash);
-        if (!keep_trace) std::remove(o.trace_path.c_str());  // streamed already: finished, then dropped
-      } else if (keep_trace) {
-        result.trace->write(o.trace_path);
-      }
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "wtsim: %s\n", e.what());
-      return kBadInput;
-    }
-  }
-  if (!o.quiet) print_verdict(scenario, o.seed, result, hash);
-  if (!o.trace_path.empty() && keep_trace && !o.quiet) std::printf("trace written to %s\n", o.trace_path.c_str());
-  if (o.check_determinism) {
-    traces::HashOnlySink again_sink;  // the second run hashes in the first run's form
-    world::RunResult again = world::run_scenario(scenario, o.seed, nullptr, nullptr, sink != nullptr ? &again_sink : nullptr);
-    const std::string hash2 = again.trace->hash();
-    if (hash2 != hash) {
-      std::fprintf(stderr, "wtsim: NONDETERMINISM: seed %llu gave trace hash %s, then %s\n",
-                   static_cast<unsigned long long>(o.seed), hash.c_str(), hash2.c_str());
-      return kNondeterministic;
-    }
-    if (!o.quiet) std::printf("determinism: second run gave the same trace hash %s\n", hash2.c_str());
-  }
-  return result.ok ? kHeld : kViolated;
+  return out.code;
 }
 
 bool load_trace_or_complain(const std::string& path, traces::LoadedTrace* out) {

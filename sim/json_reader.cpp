@@ -122,11 +122,13 @@ FieldCatalogue::FieldCatalogue() {
 
 FieldCatalogue::~FieldCatalogue() { g_recording = nullptr; }
 
-void FieldCatalogue::note(const std::string& path, const char* type, const std::string& fallback) {
+void FieldCatalogue::note(const std::string& path, const char* type, const std::string& fallback, Use use) {
   if (g_recording == nullptr) return;
   Field& f = g_recording->fields_[pattern_of(path)];
   if (f.type.empty() || f.type == "value") f.type = type;  // a typed accessor tells more than required()
   if (f.fallback.empty()) f.fallback = fallback;
+  f.probed = f.probed || use == Use::kProbed;
+  f.required = !f.probed && (f.required || use == Use::kRequired);
 }
 
 ObjectReader::ObjectReader(const nlohmann::json& j, std::string path)
@@ -136,7 +138,7 @@ ObjectReader::ObjectReader(const nlohmann::json& j, std::string path)
 
 const nlohmann::json& ObjectReader::required(const std::string& key) {
   known_.insert(key);
-  FieldCatalogue::note(path_of(key), "value", "");
+  FieldCatalogue::note(path_of(key), "value", "", FieldCatalogue::Use::kRequired);
   if (!j_.contains(key)) throw JsonError(path_of(key), "required field is missing");
   return j_.at(key);
 }

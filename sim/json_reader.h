@@ -41,7 +41,9 @@ class FieldCatalogue {
  public:
   struct Field {
     std::string type;      // "integer", "number", "fraction", "boolean", "string", or "value"
-    std::string fallback;  // the default as JSON text; empty: required or no default
+    std::string fallback;  // the default as JSON text; empty: none
+    bool probed = false;   // asked for with has() first: optional whatever reads it then
+    bool required = false; // read with required() and never probed
   };
   FieldCatalogue();
   ~FieldCatalogue();
@@ -49,7 +51,8 @@ class FieldCatalogue {
   FieldCatalogue& operator=(const FieldCatalogue&) = delete;
   const std::map<std::string, Field>& fields() const { return fields_; }
   // Called by ObjectReader's accessors; a no-op unless a catalogue is recording.
-  static void note(const std::string& path, const char* type, const std::string& fallback);
+  enum class Use { kRead, kProbed, kRequired };
+  static void note(const std::string& path, const char* type, const std::string& fallback, Use use = Use::kRead);
 
  private:
   std::map<std::string, Field> fields_;  // by path, sorted
@@ -59,7 +62,10 @@ class ObjectReader {
  public:
   ObjectReader(const nlohmann::json& j, std::string path);
 
-  bool has(const std::string& key) const { return j_.contains(key); }
+  bool has(const std::string& key) const {
+    FieldCatalogue::note(path_of(key), "value", "", FieldCatalogue::Use::kProbed);
+    return j_.contains(key);
+  }
   const std::string& path() const { return path_; }
   std::string path_of(const std::string& key) const { return path_ + "/" + key; }
 

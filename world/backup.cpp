@@ -390,6 +390,6 @@ class BackupSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_backup_system(World& world) { return std::make_unique<BackupSystem>(world); }
+std::unique_ptr<System> make_backup_system(RunContext& world) { return std::make_unique<BackupSystem>(world); }
 
 }  // namespace wtsim::world

@@ -10,13 +10,13 @@
 
 #include "engine/engine.h"
 #include "world/system.h"
-#include "world/world.h"
+#include "world/run_context.h"
 
 namespace wtsim::world {
 
 class DocSystem : public System, public engine::CommitObserver {
  public:
-  explicit DocSystem(World& world) : world_(world) {}
+  explicit DocSystem(RunContext& world) : world_(world) {}
 
   int open(WT_CONNECTION* conn) override;
   int read_state(WT_CONNECTION* conn, models::KvState* out) override;
@@ -42,7 +42,7 @@ class DocSystem : public System, public engine::CommitObserver {
  protected:
   // Creates the workload's collections and indexes (idempotent: runs at every start).
   virtual engine::Status create_schema(engine::OperationContext& op) = 0;
-  // A client's write command, through World::node_call; its success is the client's progress.
+  // A client's write command, through RunContext::node_call; its success is the client's progress.
   template <class Call>
   engine::WriteResult write(const char* what, Call&& call) {
     engine::WriteResult r = world_.node_call(what, std::forward<Call>(call));
@@ -58,7 +58,7 @@ class DocSystem : public System, public engine::CommitObserver {
   // Trims the oplog to its size once a virtual second, as MongoDB's oplog truncation does.
   void spawn_oplog_trimmer(const std::string& suffix);
 
-  World& world_;
+  RunContext& world_;
   std::unique_ptr<engine::DocumentEngine> engine_;
 
  private:
@@ -83,10 +83,10 @@ int put_collection(engine::OperationContext& op, const engine::CollectionSpec& c
 // Adds every catalog row, as stored, to a model state (read_state, restore checks).
 int put_catalog_rows(engine::OperationContext& op, models::KvState* state);
 
-std::unique_ptr<System> make_mixed_doc_system(World& world);
-std::unique_ptr<System> make_time_series_system(World& world);
-std::unique_ptr<System> make_padding_system(World& world);
-std::unique_ptr<System> make_backup_system(World& world);
-std::unique_ptr<System> make_script_system(World& world);
+std::unique_ptr<System> make_mixed_doc_system(RunContext& world);
+std::unique_ptr<System> make_time_series_system(RunContext& world);
+std::unique_ptr<System> make_padding_system(RunContext& world);
+std::unique_ptr<System> make_backup_system(RunContext& world);
+std::unique_ptr<System> make_script_system(RunContext& world);
 
 }  // namespace wtsim::world

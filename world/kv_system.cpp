@@ -5,7 +5,7 @@
 
 #include "engine/kv_store.h"
 #include "world/system.h"
-#include "world/world.h"
+#include "world/run_context.h"
 
 namespace wtsim::world {
 namespace {
@@ -18,7 +18,7 @@ std::string key_name(uint64_t k) {
 
 class KvSystem final : public System {
  public:
-  explicit KvSystem(World& world) : world_(world) {}
+  explicit KvSystem(RunContext& world) : world_(world) {}
 
   int open(WT_CONNECTION* conn) override {
     engine::KvSession session(conn);
@@ -81,7 +81,7 @@ class KvSystem final : public System {
       const bool durable = rng.chance(w.durable_fraction);
       // Rolled back: never in the model, so any of its values is a phantom.
       const auto count_failed = [&] { ++world_.stats().commits_failed; };
-      if (world_.node_call("apply", [&] { return session.apply(writes); }, {World::OnIoError::kRetry, count_failed}) != 0) {
+      if (world_.node_call("apply", [&] { return session.apply(writes); }, {RunContext::OnIoError::kRetry, count_failed}) != 0) {
         continue;
       }
       // The commit enters the model's order here, not before apply: apply can wait (a full cache
@@ -92,7 +92,7 @@ class KvSystem final : public System {
         world_.history().info(seq, "commit failed");
         ++world_.stats().commits_failed;
       };
-      if (world_.node_call("commit", [&] { return session.commit(durable); }, {World::OnIoError::kFatal, in_doubt}) != 0) {
+      if (world_.node_call("commit", [&] { return session.commit(durable); }, {RunContext::OnIoError::kFatal, in_doubt}) != 0) {
         continue;
       }
       world_.history().ok(seq);
@@ -103,12 +103,12 @@ class KvSystem final : public System {
     }
   }
 
-  World& world_;
+  RunContext& world_;
   uint64_t values_drawn_ = 0;  // each commit's values carry its own number (a phantom has none)
 };
 
 }  // namespace
 
-std::unique_ptr<System> make_kv_system(World& world) { return std::make_unique<KvSystem>(world); }
+std::unique_ptr<System> make_kv_system(RunContext& world) { return std::make_unique<KvSystem>(world); }
 
 }  // namespace wtsim::world

@@ -13,9 +13,6 @@ constexpr sim::Nanos kLivenessPollNs = 100 * sim::kNsPerMs;
 
 }  // namespace
 
-ClientScope::ClientScope(World& world) : world_(world) { world_.client_started(); }
-ClientScope::~ClientScope() { world_.client_finished(); }
-
 void World::client_started() { clients_[sim_.current().name] = ClientProgress{}; }
 
 void World::client_finished() {

@@ -122,6 +122,6 @@ class MixedDocSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_mixed_doc_system(World& world) { return std::make_unique<MixedDocSystem>(world); }
+std::unique_ptr<System> make_mixed_doc_system(RunContext& world) { return std::make_unique<MixedDocSystem>(world); }
 
 }  // namespace wtsim::world

@@ -51,6 +51,6 @@ class PaddingSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_padding_system(World& world) { return std::make_unique<PaddingSystem>(world); }
+std::unique_ptr<System> make_padding_system(RunContext& world) { return std::make_unique<PaddingSystem>(world); }
 
 }  // namespace wtsim::world

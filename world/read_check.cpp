@@ -2,7 +2,7 @@
 // model at the point the find returns.
 #include "properties/document_properties.h"
 #include "world/doc_system.h"
-#include "world/world.h"
+#include "world/run_context.h"
 
 namespace wtsim::world {
 

@@ -62,7 +62,7 @@ engine::IndexSpec index_spec(const nlohmann::json& args) {
 
 class ScriptSystem final : public DocSystem {
  public:
-  explicit ScriptSystem(World& world) : DocSystem(world), script_(*world.scenario().script), ttl_(world.scenario().ttl) {
+  explicit ScriptSystem(RunContext& world) : DocSystem(world), script_(*world.scenario().script), ttl_(world.scenario().ttl) {
     next_.assign(script_.clients.size(), 0);
     barriers_passed_.assign(script_.clients.size(), 0);
   }
@@ -275,6 +275,6 @@ class ScriptSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_script_system(World& world) { return std::make_unique<ScriptSystem>(world); }
+std::unique_ptr<System> make_script_system(RunContext& world) { return std::make_unique<ScriptSystem>(world); }
 
 }  // namespace wtsim::world

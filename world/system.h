@@ -17,7 +17,7 @@
 
 namespace wtsim::world {
 
-class World;
+class RunContext;
 
 class System {
  public:
@@ -48,7 +48,7 @@ class System {
   virtual std::vector<properties::Finding> take_findings() { return {}; }
 };
 
-std::unique_ptr<System> make_kv_system(World& world);
+std::unique_ptr<System> make_kv_system(RunContext& world);
 // In doc_system.h: make_mixed_doc_system, make_time_series_system.
 
 }  // namespace wtsim::world

@@ -235,6 +235,6 @@ class TimeSeriesSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_time_series_system(World& world) { return std::make_unique<TimeSeriesSystem>(world); }
+std::unique_ptr<System> make_time_series_system(RunContext& world) { return std::make_unique<TimeSeriesSystem>(world); }
 
 }  // namespace wtsim::world

@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "world/doc_system.h"
-#include "world/world.h"
+#include "world/run_context.h"
 
 namespace wtsim::world {
 
@@ -26,7 +26,7 @@ void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& 
   const int64_t start_ms = engine.now_ms();
   const uint64_t number = ++passes_;
   world_.trace().event(start_ns, sim.current().name, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
-  World::NodeCallOptions options;
+  RunContext::NodeCallOptions options;
   options.busy = &in_pass_;
   const engine::TtlPassResult r = world_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, spec_.primary); }, options);
   assert(!in_pass_);

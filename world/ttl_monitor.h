@@ -15,13 +15,13 @@
 
 namespace wtsim::world {
 
-class World;
+class RunContext;
 
 class TtlMonitor {
  public:
   using FindingFn = std::function<void(properties::Property, const std::string&)>;
 
-  TtlMonitor(World& world, const TtlSpec& spec) : world_(world), spec_(spec) {}
+  TtlMonitor(RunContext& world, const TtlSpec& spec) : world_(world), spec_(spec) {}
 
   // The actor's body, for one generation of the node: passes until the run ends. `engine` is
   // the system's, read at each use.
@@ -35,7 +35,7 @@ class TtlMonitor {
   void check_bounded_age(engine::DocumentEngine& engine, engine::OperationContext& op, int64_t pass_start_ms,
                          const FindingFn& finding);
 
-  World& world_;
+  RunContext& world_;
   const TtlSpec& spec_;
   uint64_t passes_ = 0;                 // passes begun, over every generation (the trace's numbers)
   bool in_pass_ = false;                // inside a pass (a crash now reaches crash_during_ttl_pass)

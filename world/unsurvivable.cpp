@@ -13,27 +13,21 @@
 
 namespace wtsim::world {
 
-constexpr size_t kUnsurvivableMax = 64;  // classifications kept per run (a bound, not an expectation)
 
 bool World::classify_failed_start(int code, const std::string& stage) {
   assert(code != 0);
   const std::vector<std::string> refused = injector_.active_sticky_errors();
   if (refused.empty()) return false;
-  classify("device_refuses_io", stage + ": " + wiredtiger_strerror(code) + " while the device refuses I/O (" + refused.front() + ")");
+  verdict_->classify("device_refuses_io", stage + ": " + wiredtiger_strerror(code) + " while the device refuses I/O (" + refused.front() + ")");
   power_cycle_pending_ = true;
   return true;
 }
 
 void World::refused_or_violated(properties::Property property, const std::string& detail) {
-  if (corruption_injected()) return classify("corruption_detected", detail);
+  if (corruption_injected()) return verdict_->classify("corruption_detected", detail);
   violation(property, detail);
 }
 
-void World::classify(const std::string& reason, const std::string& detail) {
-  assert(!reason.empty() && !detail.empty());
-  trace_->event(sim_.now_ns(), "checker", "unsurvivable", {{"reason", reason}, {"detail", detail}});
-  if (unsurvivable_.size() < kUnsurvivableMax) unsurvivable_.push_back({sim_.now_ns(), reason, detail});
-}
 
 void World::power_cycle_device(const std::string& reason) {
   assert(node_->conn() == nullptr && "the device is power-cycled with the node down");

@@ -113,6 +113,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       progress_(std::move(progress)) {
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, injector_.plan())));
   history_ = std::make_unique<History>(*trace_, sim_, model_);
+  verdict_ = std::make_unique<Verdict>(*trace_, sim_);
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario));
   system_ = make_system(scenario.workload.kind);
   node_->set_crash_handler([this](faults::CrashMode mode, faults::FsOp op, const std::string& file) {
@@ -148,30 +149,11 @@ RunResult World::run() {
   stats_.mutating_disk_ops = injector_.mutating_ops();
   if (injector_.enabled()) stats_.fault_phase_disk_ops = stats_.mutating_disk_ops;  // it never ended
   reached(properties::Marker::kEnospcReached, disk_.enospc_returned() > 0 ? 1 : 0);
-  nlohmann::json list = nlohmann::json::array();
-  for (const auto& v : violations_) list.push_back(properties::to_json(v));
-  nlohmann::json verdict = {{"ok", violations_.empty()},
-                       {"outcome", sim::to_string(outcome.kind)},
-                       {"violations", list},
-                       {"coverage", coverage_},
-                       {"buggify", buggify_.report()},
-                       {"stats",
-                        {{"commits_acked", stats_.commits_acked},
-                         {"commits_failed", stats_.commits_failed},
-                         {"crashes", stats_.crashes},
-                         {"recoveries", stats_.recoveries},
-                         {"checkpoints", stats_.checkpoints},
-                         {"virtual_ms", stats_.virtual_ns / sim::kNsPerMs},
-                         {"workload_done_ms", stats_.workload_done_ns / sim::kNsPerMs}}}};
-  // Only when there is one, so the verdicts (and hashes) of runs without stay as they were.
-  for (const auto& u : unsurvivable_) {
-    verdict["unsurvivable"].push_back({{"at_ms", u.at_ns / sim::kNsPerMs}, {"reason", u.reason}, {"detail", u.detail}});
-  }
-  trace_->set_verdict(std::move(verdict));
+  trace_->set_verdict(verdict_->to_json(sim::to_string(outcome.kind), buggify_.report(), stats_));
   RunResult result;
-  result.ok = violations_.empty();
-  result.violations = violations_;
-  result.unsurvivable = unsurvivable_;
+  result.ok = verdict_->ok();
+  result.violations = verdict_->violations();
+  result.unsurvivable = verdict_->unsurvivable();
   result.stats = stats_;
   result.trace = std::move(trace_);
   return result;
@@ -334,7 +316,7 @@ void World::report_validation(const char* when) {
   // swarm_documents seed 265) says nothing about the data: validate once more, the error spent.
   const bool fired = drain_fired_faults();
   if (!problems.empty() && !injector_.active_sticky_errors().empty()) {  // nothing can be read back
-    classify("device_refuses_io", std::string(when) + ": validation failed (" + problems.front().second +
+    verdict_->classify("device_refuses_io", std::string(when) + ": validation failed (" + problems.front().second +
                                       ") while the device refuses I/O (" + injector_.active_sticky_errors().front() + ")");
     problems.clear();  // the engine's own findings below still count
   }
@@ -465,19 +447,6 @@ void World::final_checks() {
   drain_wt_messages();
 }
 
-void World::violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject) {
-  assert(static_cast<size_t>(property) < properties::kPropertyCount);
-  nlohmann::json details = {{"property", properties::name_of(property)}, {"detail", detail}};
-  if (subject) details["subject"] = *subject;
-  const uint64_t index = trace_->event(sim_.now_ns(), "checker", "violation", std::move(details));
-  violations_.push_back({property, sim_.now_ns(), detail, index});
-}
-
-void World::reached(properties::Marker marker, uint64_t times) {
-  assert(static_cast<size_t>(marker) < properties::kMarkerCount);
-  if (times > 0) coverage_[properties::name_of(marker)] += times;
-}
-
 // Every message, WiredTiger's own threads' included: they run on the seeded scheduler, so what
 // they print and when is part of the run.
 void World::drain_wt_messages() {
@@ -485,7 +454,7 @@ void World::drain_wt_messages() {
     trace_->event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
   }
   for (const int error : sim::wt_threads::take_log_switch_wedges()) {
-    classify("log_switch_wedged", std::string("WiredTiger 3.2.1's log cannot switch files after ") +
+    verdict_->classify("log_switch_wedged", std::string("WiredTiger 3.2.1's log cannot switch files after ") +
                                       wiredtiger_strerror(error) + "; the node was halted and restarts (docs/findings.md, finding 24)");
   }
 }
