@@ -84,7 +84,7 @@ void BM_EngineDurableInserts(benchmark::State& state) {
         for (auto _ : state) {
           const engine::WriteResult r = eng.insert_many(op, kNs, {insert_doc(i++)}, engine::WriteConcern{true});
           if (!r.ok() || r.n != 1) {
-            state.SkipWithError(("durable insert failed: wt_code " + std::to_string(r.wt_code)).c_str());
+            state.SkipWithError(("durable insert failed: WiredTiger " + std::to_string(r.status.wt_code)).c_str());
             break;
           }
         }

@@ -34,9 +34,9 @@ struct WriteResult {
   uint64_t n = 0;         // inserted, matched or deleted
   uint64_t modified = 0;  // updates that changed a document
   std::vector<Document> upserted_ids;
-  std::vector<WriteError> errors;
-  int wt_code = 0;  // a WiredTiger failure that ended the operation (I/O error, panic)
-  bool ok() const { return errors.empty() && wt_code == 0; }
+  std::vector<WriteError> errors;  // per document, as MongoDB's writeErrors
+  Status status;  // the command's own: a WiredTiger failure that ended it (I/O error, panic)
+  bool ok() const { return errors.empty() && status.ok(); }
 };
 
 struct FindRequest {
@@ -50,9 +50,8 @@ struct FindResult {
   std::vector<Document> docs;
   Document explain;  // explain("executionStats") form
   uint64_t deleted_entries_stepped = 0;  // inside WiredTiger, unseen by explain (engine/deleted_entries.h)
-  int wt_code = 0;
-  ErrorCode code = ErrorCode::kOk;
-  std::string error;
+  Status status;
+  std::string error;  // the engine error's message
 };
 
 struct ValidateResult {
@@ -65,7 +64,7 @@ struct ValidateResult {
 struct TtlPassResult {
   uint64_t indexes = 0;  // TTL indexes visited
   uint64_t deleted = 0;
-  int wt_code = 0;
+  Status status;
 };
 
 struct CollectionOptions {

@@ -369,7 +369,7 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return result;  // a missing collection reads as empty, as MongoDB
   if (!req.hint.empty() && coll->index(req.hint) == nullptr) {
-    result.code = ErrorCode::kBadValue;
+    result.status = Status::error(ErrorCode::kBadValue);
     result.error = "hint provided does not correspond to an existing index";
     return result;
   }
@@ -381,16 +381,16 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
             start_ns, state_.env.buggify};
   std::vector<Document>* cached = planted::active(planted::Bug::kFindResultsCached) ? planted_result_cache(ns, req.filter) : nullptr;
   if (cached != nullptr && !cached->empty()) return result.docs = *cached, result;
-  if ((result.wt_code = op.begin()) != 0) return result;
+  if (!(result.status = Status::from_wt(op.begin())).ok()) return result;
   Scan scan(op, *coll, plan, req.filter, y);
   const bool early_limit = req.limit > 0 && !plan.sort_in_memory;
-  result.wt_code = scan.run([&](const std::string&, const Document& doc) {
+  result.status = Status::from_wt(scan.run([&](const std::string&, const Document& doc) {
     result.docs.push_back(doc);
     return !early_limit || result.docs.size() < req.limit;
-  });
+  }));
   op.rollback();
   if (plan.sort_in_memory) sort_and_limit(*req.sort, req.limit, &result.docs);
-  if (cached != nullptr && result.wt_code == 0) *cached = result.docs;
+  if (cached != nullptr && result.status.ok()) *cached = result.docs;
   const ScanStats& s = scan.stats();
   state_.metrics.document.returned += result.docs.size();
   state_.metrics.query_executor.scanned += s.keys_examined;

@@ -35,7 +35,7 @@ uint64_t TtlPass::delete_expired(OperationContext& op, const CollectionSpec& col
   for (const std::string& rkey : keys) {
     if (planted::active(planted::Bug::kTtlPassStopsEarly) && deleted == 100) break;
     const WriteOutcome outcome = writes_.write_one(op, {coll, rkey, &view_fields}, erase, not_durable);
-    if ((*ret = outcome.wt_code) != 0) break;
+    if ((*ret = outcome.status.wt_code) != 0) break;
     assert(outcome.error.code == ErrorCode::kOk);  // a delete has no engine error
     deleted += outcome.changed ? 1 : 0;
   }
@@ -58,10 +58,12 @@ TtlPassResult TtlPass::run(OperationContext& op, bool primary) {
       const double expire_s = index.expire_after_seconds->get<double>();
       const double ms_per_unit = planted::active(planted::Bug::kTtlWrongUnits) ? 1.0 : 1000.0;
       const int64_t bound_ms = state_.now_ms() - static_cast<int64_t>(expire_s * ms_per_unit);
-      const uint64_t n = delete_expired(op, coll, index, bound_ms, &result.wt_code);
+      int wt_ret = 0;
+      const uint64_t n = delete_expired(op, coll, index, bound_ms, &wt_ret);
+      result.status = Status::from_wt(wt_ret);
       result.deleted += n;
       state_.metrics.ttl.deleted_documents += n;
-      if (result.wt_code != 0) return result;
+      if (!result.status.ok()) return result;
     }
   }
   return result;

@@ -17,14 +17,14 @@ const CollectionSpec* DocumentEngine::collection_for_write(OperationContext& op,
   if (state_.catalog.find(ns) != nullptr) return state_.catalog.find(ns);
   const Status created = create_collection(op, ns);  // implicit, as MongoDB
   if (created.code != ErrorCode::kOk) result->errors.push_back({0, created.code, "cannot create " + ns});
-  result->wt_code = created.wt_code;
+  result->status = Status::from_wt(created.wt_code);
   assert(created.ok() == (state_.catalog.find(ns) != nullptr));
   return created.ok() ? state_.catalog.find(ns) : nullptr;
 }
 
 void DocumentEngine::finish(OperationContext& op, const CommitTickets& tickets, WriteResult* result) {
   const int flushed = writes_.finish_durable(op, tickets);
-  if (result->wt_code == 0) result->wt_code = flushed;
+  if (result->status.ok()) result->status = Status::from_wt(flushed);
 }
 
 WriteOutcome DocumentEngine::insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc,
@@ -54,7 +54,7 @@ bool DocumentEngine::insert_one_by_one(OperationContext& op, const CollectionSpe
       error = {i, ErrorCode::kBadValue, "a document must be an object"};
     } else {
       const WriteOutcome outcome = insert_one(op, coll, docs[i], tickets);
-      if ((result->wt_code = outcome.wt_code) != 0) return true;  // the caller stops on wt_code
+      if (!(result->status = outcome.status).ok()) return true;  // the caller stops on a failure
       error = outcome.error;
     }
     if (error.code != ErrorCode::kOk) {
@@ -71,7 +71,7 @@ bool DocumentEngine::insert_one_by_one(OperationContext& op, const CollectionSpe
 
 void DocumentEngine::insert_in_groups(OperationContext& op, const CollectionSpec& coll, std::vector<Document>& docs,
                                       bool ordered, CommitTickets& tickets, WriteResult* result) {
-  for (size_t start = 0; start < docs.size() && result->wt_code == 0;) {
+  for (size_t start = 0; start < docs.size() && result->status.ok();) {
     // Up to kInsertGroupMax well-formed documents in one unit of work, as MongoDB 3.6+ does.
     std::vector<Document*> group;
     size_t end = start;
@@ -81,8 +81,8 @@ void DocumentEngine::insert_in_groups(OperationContext& op, const CollectionSpec
       group.push_back(&docs[end]);
     }
     bool fallback = group.size() < 2 || coll.padded;  // MMAPv1 inserts one at a time
-    if (!fallback) result->wt_code = writes_.insert_group(op, coll, group, tickets, &fallback);
-    if (result->wt_code != 0) return;
+    if (!fallback) result->status = Status::from_wt(writes_.insert_group(op, coll, group, tickets, &fallback));
+    if (!result->status.ok()) return;
     if (!fallback) {
       state_.metrics.opcounters.insert += group.size();
       state_.metrics.document.inserted += group.size();
@@ -131,9 +131,9 @@ void DocumentEngine::upsert(OperationContext& op, const CollectionSpec& coll, co
   };
   const std::string rkey = coll.padded ? std::string() : record_key(doc["_id"]);
   const WriteOutcome outcome = writes_.write_one(op, {coll, rkey}, insert, tickets);
-  result->wt_code = outcome.wt_code;
+  result->status = outcome.status;
   if (outcome.error.code != ErrorCode::kOk) result->errors.push_back(outcome.error);
-  if (outcome.wt_code == 0 && outcome.error.code == ErrorCode::kOk) result->upserted_ids.push_back(doc["_id"]);
+  if (outcome.status.ok() && outcome.error.code == ErrorCode::kOk) result->upserted_ids.push_back(doc["_id"]);
 }
 
 WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, const Document& filter,
@@ -143,8 +143,10 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
   const CollectionSpec* coll = collection_for_write(op, ns, &result);
   if (coll == nullptr) return result;
   CommitTickets tickets{wc.durable, {}};
-  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, !multi, &result.wt_code);
-  if (result.wt_code != 0) return result;
+  int wt_ret = 0;
+  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, !multi, &wt_ret);
+  result.status = Status::from_wt(wt_ret);
+  if (!result.status.ok()) return result;
   if (planted::active(planted::Bug::kUpdateCountsPerDocument) && keys.size() > 1) state_.metrics.opcounters.update += keys.size() - 1;
   const WriteUnit::Mutation modify = [&](const std::optional<Document>& current, std::optional<Document>* next,
                                          int64_t* inc, WriteError* error) {
@@ -157,7 +159,7 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
   };
   for (const std::string& rkey : keys) {
     const WriteOutcome outcome = writes_.write_one(op, {*coll, rkey}, modify, tickets);
-    if ((result.wt_code = outcome.wt_code) != 0) break;
+    if (!(result.status = outcome.status).ok()) break;
     if (outcome.error.code != ErrorCode::kOk) {
       result.errors.push_back(outcome.error);
       break;
@@ -166,7 +168,7 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
     ++state_.metrics.document.updated;
     if (outcome.changed) ++result.modified;
   }
-  if (keys.empty() && upsert && result.wt_code == 0) this->upsert(op, *coll, filter, update, tickets, &result);
+  if (keys.empty() && upsert && result.status.ok()) this->upsert(op, *coll, filter, update, tickets, &result);
   finish(op, tickets, &result);
   return result;
 }
@@ -178,8 +180,10 @@ WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, 
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return result;
   CommitTickets tickets{wc.durable, {}};
-  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, just_one, &result.wt_code);
-  if (result.wt_code != 0) return result;
+  int wt_ret = 0;
+  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, just_one, &wt_ret);
+  result.status = Status::from_wt(wt_ret);
+  if (!result.status.ok()) return result;
   const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                                         WriteError*) {
     if (current && !matches(*current, filter)) *next = current;  // changed since the plan saw it
@@ -187,7 +191,7 @@ WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, 
   };
   for (const std::string& rkey : keys) {
     const WriteOutcome outcome = writes_.write_one(op, {*coll, rkey}, erase, tickets);
-    if ((result.wt_code = outcome.wt_code) != 0) break;
+    if (!(result.status = outcome.status).ok()) break;
     if (!outcome.changed) continue;
     ++result.n;
     if (count_as_user_op) ++state_.metrics.document.deleted;

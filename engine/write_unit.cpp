@@ -233,12 +233,12 @@ WriteOutcome WriteUnit::write_one(OperationContext& op, const WriteTarget& targe
   WriteOutcome out;
   for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
     out = WriteOutcome{};
-    out.wt_code = write_attempt(op, target, mutate, tickets, &out);
-    if (out.wt_code != WT_ROLLBACK) return out;
+    out.status = Status::from_wt(write_attempt(op, target, mutate, tickets, &out));
+    if (out.status.wt_code != WT_ROLLBACK) return out;
     ++state_.metrics.write_conflicts;  // WriteConflictException: abandon the snapshot and retry
     backoff_after_conflict(attempt);
   }
-  out.wt_code = WT_ROLLBACK;
+  out.status = Status::failed(WT_ROLLBACK);
   return out;
 }
 

@@ -32,7 +32,7 @@ struct WriteTarget {
 };
 
 struct WriteOutcome {
-  int wt_code = 0;  // a WiredTiger failure; engine errors (duplicate key, ...) are in `error`
+  Status status;  // a WiredTiger failure; engine errors (duplicate key, ...) are in `error`
   WriteError error;
   bool changed = false;  // the unit of work committed a change
 };

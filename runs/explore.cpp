@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
@@ -166,16 +167,150 @@ bool parse_seed_range(const std::string& text, uint64_t* from, uint64_t* to) {
   return *from <= *to && *to < kSeedRangeLimit;
 }
 
+namespace {
+
+// The options as given: false (with a message naming the option) if one is out of its bounds.
+bool check_options(const ExploreOptions& o, uint64_t* from, uint64_t* to, uint64_t* shard_k, uint64_t* shard_n) {
+  if (!parse_seed_range(o.seeds, from, to)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B < 10^18\n", o.seeds.c_str()), false;
+  if (!parse_shard(o.shard, shard_k, shard_n)) return std::fprintf(stderr, "wtsim: --shard %s: expected K/N with 1 <= K <= N\n", o.shard.c_str()), false;
+  for (const std::string& m : o.required_markers) {
+    if (!properties::find_marker(m)) return std::fprintf(stderr, "wtsim: --require-marker %s: no such coverage marker (see wtsim coverage)\n", m.c_str()), false;
+  }
+  if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), false;
+  if (o.time_budget_s < 0) return std::fprintf(stderr, "wtsim: --time-budget %g: expected seconds >= 0\n", o.time_budget_s), false;
+  if (o.seed_timeout_s < 0) return std::fprintf(stderr, "wtsim: --seed-timeout %g: expected seconds >= 0\n", o.seed_timeout_s), false;
+  return true;
+}
+
+// One explore: its seeds' runs in the pool, each rechecked seed's two runs compared, and the
+// records, tally and summary they make.
+class Explorer {
+ public:
+  Explorer(const ExploreOptions& o, const world::Scenario& scenario, std::vector<uint64_t> seeds)
+      : o_(o), scenario_(scenario), seeds_(std::move(seeds)), recheck_(recheck_set(seeds_.size(), o.recheck_fraction)) {
+    assert(recheck_.size() == seeds_.size());
+    for (size_t i = 0; i < seeds_.size(); ++i) {
+      if (recheck_[i]) rechecked_seeds_.insert(seeds_[i]);
+    }
+  }
+
+  // Runs every seed; returns whether the pool could start its processes.
+  bool run_all() {
+    const PoolOptions pool{"/proc/self/exe", o_.jobs, o_.time_budget_s, o_.seed_timeout_s, o_.spawn_exec ? SpawnMode::kExec : SpawnMode::kFork};
+    const bool started = run_seeds(
+        pool, jobs(), [this](uint64_t job) { return argv_for(job); }, [this](const SeedResult& r) { return on_done(r); });
+    settle_unfinished_rechecks();
+    if (tty_) std::fprintf(stderr, "\n");
+    return started;
+  }
+
+  int conclude(bool started, uint64_t from, uint64_t to) {
+    if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");
+    Summary summary{o_.scenario_path, scenario_.name, o_.overrides, from, to, o_.shard, seeds_.size(), {}, {}, wall_seconds() - tally_.start_s};
+    for (auto& [seed, r] : records_) summary.seeds.push_back(std::move(r));
+    for (const auto& m : properties::coverage_catalogue()) {
+      if (!properties::applies_to(m, world::to_string(scenario_.workload.kind), possible_faults(scenario_))) continue;
+      const auto it = tally_.marker_seeds.find(m.name);
+      summary.coverage[m.name] = it == tally_.marker_seeds.end() ? 0 : it->second;
+    }
+    print_summary(o_, tally_, summary);
+    const std::vector<std::string> missing = missing_markers(o_, tally_, scenario_);
+    for (const std::string& m : missing) std::printf("  required coverage marker %s was never reached\n", m.c_str());
+    const bool written = write_outputs(o_, summary);
+    return tally_.failed() > 0 || !started || !missing.empty() || !written ? kViolated : kHeld;
+  }
+
+ private:
+  // Each rechecked seed's second run follows its first in the pool (they may run at once).
+  std::vector<uint64_t> jobs() const {
+    std::vector<uint64_t> out;
+    for (size_t i = 0; i < seeds_.size(); ++i) {
+      out.push_back(seeds_[i]);
+      if (recheck_[i]) out.push_back(seeds_[i] | kRecheckBit);
+    }
+    return out;
+  }
+
+  std::vector<std::string> argv_for(uint64_t job) const {
+    const uint64_t seed = job & ~kRecheckBit;
+    const std::string trace = (job & kRecheckBit) != 0 ? recheck_trace_of(o_, seed) : trace_of(o_, seed);
+    std::vector<std::string> args = {"wtsim", "run", o_.scenario_path, "--seed", std::to_string(seed), "--trace", trace, "-q",
+                                     "--facts", facts_path_of(trace)};
+    if (rechecked_seeds_.count(seed) == 0) args.push_back("--trace-if-failed");  // a mismatch keeps both traces
+    for (const std::string& s : o_.overrides) args.insert(args.end(), {"--set", s});
+    return args;
+  }
+
+  void finish_seed(uint64_t seed, int exit_code) {
+    const RunFacts facts = read_facts(facts_path_of(trace_of(o_, seed)));
+    std::remove(facts_path_of(trace_of(o_, seed)).c_str());
+    const bool unsurvivable = exit_code == kHeld && !facts.unsurvivable_reason.empty();
+    const int code = unsurvivable ? kHeldUnsurvivable : exit_code;
+    assert(tally_.outcome.count(seed) == 0 && "a seed ends once");
+    tally_.outcome[seed] = code;
+    for (const auto& [name, n] : facts.coverage) tally_.marker_seeds[name] += n > 0 ? 1 : 0;
+    const bool keep = code != kHeld && access(trace_of(o_, seed).c_str(), R_OK) == 0;
+    if (!keep) std::remove(trace_of(o_, seed).c_str());
+    records_[seed] = record_of(o_, seed, code, facts, keep ? trace_of(o_, seed) : "");
+    if (tty_) print_progress(tally_, seeds_.size());
+  }
+
+  bool on_done(const SeedResult& r) {
+    const uint64_t seed = r.seed & ~kRecheckBit;
+    const int code = r.timed_out ? kTimedOut : r.exit_code;
+    if (rechecked_seeds_.count(seed) == 0) return finish_seed(seed, code), true;
+    std::vector<int>& codes = recheck_codes_[seed];  // [first run, second run], in either order of ending
+    codes.resize(2, kNotYet);
+    codes[(r.seed & kRecheckBit) != 0 ? 1 : 0] = code;
+    if (codes[0] != kNotYet && codes[1] != kNotYet) compare_runs(seed, codes);
+    return true;
+  }
+
+  // Both runs of a rechecked seed are in: the same exit code and the same trace hash, or nondeterministic.
+  void compare_runs(uint64_t seed, const std::vector<int>& codes) {
+    ++tally_.rechecked;
+    const std::string h1 = read_facts(facts_path_of(trace_of(o_, seed))).hash;
+    const std::string h2 = read_facts(facts_path_of(recheck_trace_of(o_, seed))).hash;
+    // Two runs that both ended without a trace (a crash of the tool) agree as far as can be told.
+    const bool wrote_trace = codes[0] == kHeld || codes[0] == kViolated;
+    const bool same_end = codes[0] == codes[1] && h1 == h2 && (!h1.empty() || !wrote_trace);
+    std::remove(facts_path_of(recheck_trace_of(o_, seed)).c_str());
+    if (!same_end) {
+      ++tally_.recheck_mismatches;
+      std::fprintf(stderr, "\nwtsim: NONDETERMINISM: seed %llu gave trace hash %s (exit %d), then %s (exit %d) in another process\n",
+                   static_cast<unsigned long long>(seed), h1.c_str(), codes[0], h2.c_str(), codes[1]);
+      return finish_seed(seed, kNondeterministic);
+    }
+    std::remove(recheck_trace_of(o_, seed).c_str());
+    finish_seed(seed, codes[0]);
+  }
+
+  // A time budget can end the pool between a seed's two runs: the seed counts with its one run.
+  void settle_unfinished_rechecks() {
+    for (const auto& [seed, codes] : recheck_codes_) {
+      if (codes[0] != kNotYet && codes[1] != kNotYet) continue;
+      std::remove(recheck_trace_of(o_, seed).c_str());
+      std::remove(facts_path_of(recheck_trace_of(o_, seed)).c_str());
+      if (codes[0] != kNotYet) finish_seed(seed, codes[0]);
+    }
+  }
+
+  const ExploreOptions& o_;
+  const world::Scenario& scenario_;
+  const std::vector<uint64_t> seeds_;
+  const std::vector<bool> recheck_;
+  std::set<uint64_t> rechecked_seeds_;
+  std::map<uint64_t, std::vector<int>> recheck_codes_;  // rechecked seeds: exit codes of both runs
+  std::map<uint64_t, SeedRecord> records_;
+  Tally tally_;
+  const bool tty_ = isatty(STDERR_FILENO) != 0;
+};
+
+}  // namespace
+
 int explore(const ExploreOptions& o) {
   uint64_t from = 0, to = 0, shard_k = 1, shard_n = 1;
-  if (!parse_seed_range(o.seeds, &from, &to)) return std::fprintf(stderr, "wtsim: --seeds %s: expected A..B with A <= B < 10^18\n", o.seeds.c_str()), kBadInput;
-  if (!parse_shard(o.shard, &shard_k, &shard_n)) return std::fprintf(stderr, "wtsim: --shard %s: expected K/N with 1 <= K <= N\n", o.shard.c_str()), kBadInput;
-  for (const std::string& m : o.required_markers) {
-    if (!properties::find_marker(m)) return std::fprintf(stderr, "wtsim: --require-marker %s: no such coverage marker (see wtsim coverage)\n", m.c_str()), kBadInput;
-  }
-  if (o.jobs < 1 || o.jobs > kJobsMax) return std::fprintf(stderr, "wtsim: --jobs %d: expected 1..%d\n", o.jobs, kJobsMax), kBadInput;
-  if (o.time_budget_s < 0) return std::fprintf(stderr, "wtsim: --time-budget %g: expected seconds >= 0\n", o.time_budget_s), kBadInput;
-  if (o.seed_timeout_s < 0) return std::fprintf(stderr, "wtsim: --seed-timeout %g: expected seconds >= 0\n", o.seed_timeout_s), kBadInput;
+  if (!check_options(o, &from, &to, &shard_k, &shard_n)) return kBadInput;
   world::Scenario scenario;
   try {
     scenario = world::load_scenario(o.scenario_path, o.overrides);  // bad input fails once, here
@@ -189,93 +324,9 @@ int explore(const ExploreOptions& o) {
   for (uint64_t s = from; s <= to; ++s) {
     if (s % shard_n == shard_k - 1) seeds.push_back(s);
   }
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  Tally tally;
-  // Each rechecked seed's second run follows its first in the pool (they may run at once).
-  const std::vector<bool> recheck = recheck_set(seeds.size(), o.recheck_fraction);
-  std::vector<uint64_t> jobs;
-  for (size_t i = 0; i < seeds.size(); ++i) {
-    jobs.push_back(seeds[i]);
-    if (recheck[i]) jobs.push_back(seeds[i] | kRecheckBit);
-  }
-  std::set<uint64_t> rechecked_seeds;
-  for (size_t i = 0; i < seeds.size(); ++i) {
-    if (recheck[i]) rechecked_seeds.insert(seeds[i]);
-  }
-  std::map<uint64_t, std::vector<int>> recheck_codes;  // rechecked seeds: exit codes of both runs
-  const auto argv_for = [&o, &rechecked_seeds](uint64_t job) {
-    const uint64_t seed = job & ~kRecheckBit;
-    const std::string trace = (job & kRecheckBit) != 0 ? recheck_trace_of(o, seed) : trace_of(o, seed);
-    std::vector<std::string> args = {"wtsim", "run", o.scenario_path, "--seed", std::to_string(seed), "--trace", trace, "-q",
-                                     "--facts", facts_path_of(trace)};
-    if (rechecked_seeds.count(seed) == 0) args.push_back("--trace-if-failed");  // a mismatch keeps both traces
-    for (const std::string& s : o.overrides) args.insert(args.end(), {"--set", s});
-    return args;
-  };
-  std::map<uint64_t, SeedRecord> records;
-  const auto finish_seed = [&](uint64_t seed, int exit_code) {
-    const RunFacts facts = read_facts(facts_path_of(trace_of(o, seed)));
-    std::remove(facts_path_of(trace_of(o, seed)).c_str());
-    const bool unsurvivable = exit_code == kHeld && !facts.unsurvivable_reason.empty();
-    const int code = unsurvivable ? kHeldUnsurvivable : exit_code;
-    tally.outcome[seed] = code;
-    for (const auto& [name, n] : facts.coverage) tally.marker_seeds[name] += n > 0 ? 1 : 0;
-    const bool keep = code != kHeld && access(trace_of(o, seed).c_str(), R_OK) == 0;
-    if (!keep) std::remove(trace_of(o, seed).c_str());
-    records[seed] = record_of(o, seed, code, facts, keep ? trace_of(o, seed) : "");
-    if (tty) print_progress(tally, seeds.size());
-  };
-  const auto on_done = [&](const SeedResult& r) {
-    const uint64_t seed = r.seed & ~kRecheckBit;
-    const int code = r.timed_out ? kTimedOut : r.exit_code;
-    if (rechecked_seeds.count(seed) == 0) return finish_seed(seed, code), true;
-    std::vector<int>& codes = recheck_codes[seed];  // [first run, second run], in either order of ending
-    codes.resize(2, kNotYet);
-    codes[(r.seed & kRecheckBit) != 0 ? 1 : 0] = code;
-    if (codes[0] == kNotYet || codes[1] == kNotYet) return true;
-    // Both runs are in: the same exit code and the same trace hash, or nondeterministic.
-    ++tally.rechecked;
-    const std::string h1 = read_facts(facts_path_of(trace_of(o, seed))).hash;
-    const std::string h2 = read_facts(facts_path_of(recheck_trace_of(o, seed))).hash;
-    // Two runs that both ended without a trace (a crash of the tool) agree as far as can be told.
-    const bool wrote_trace = codes[0] == kHeld || codes[0] == kViolated;
-    const bool same_end = codes[0] == codes[1] && h1 == h2 && (!h1.empty() || !wrote_trace);
-    if (!same_end) {
-      ++tally.recheck_mismatches;
-      std::remove(facts_path_of(recheck_trace_of(o, seed)).c_str());
-      std::fprintf(stderr, "\nwtsim: NONDETERMINISM: seed %llu gave trace hash %s (exit %d), then %s (exit %d) in another process\n",
-                   static_cast<unsigned long long>(seed), h1.c_str(), codes[0], h2.c_str(), codes[1]);
-      finish_seed(seed, kNondeterministic);
-      return true;
-    }
-    std::remove(recheck_trace_of(o, seed).c_str());
-    std::remove(facts_path_of(recheck_trace_of(o, seed)).c_str());
-    finish_seed(seed, codes[0]);
-    return true;
-  };
-  const PoolOptions pool{"/proc/self/exe", o.jobs, o.time_budget_s, o.seed_timeout_s, o.spawn_exec ? SpawnMode::kExec : SpawnMode::kFork};
-  const bool started = run_seeds(pool, jobs, argv_for, on_done);
-  // A time budget can end the pool between a seed's two runs: the seed counts with its one run.
-  for (const auto& [seed, codes] : recheck_codes) {
-    if (codes[0] != kNotYet && codes[1] != kNotYet) continue;
-    std::remove(recheck_trace_of(o, seed).c_str());
-    std::remove(facts_path_of(recheck_trace_of(o, seed)).c_str());
-    if (codes[0] != kNotYet) finish_seed(seed, codes[0]);
-  }
-  if (tty) std::fprintf(stderr, "\n");
-  if (!started) std::fprintf(stderr, "wtsim: could not start a run process\n");
-  Summary summary{o.scenario_path, scenario.name, o.overrides, from, to, o.shard, seeds.size(), {}, {}, wall_seconds() - tally.start_s};
-  for (auto& [seed, r] : records) summary.seeds.push_back(std::move(r));
-  for (const auto& m : properties::coverage_catalogue()) {
-    if (!properties::applies_to(m, world::to_string(scenario.workload.kind), possible_faults(scenario))) continue;
-    const auto it = tally.marker_seeds.find(m.name);
-    summary.coverage[m.name] = it == tally.marker_seeds.end() ? 0 : it->second;
-  }
-  print_summary(o, tally, summary);
-  const std::vector<std::string> missing = missing_markers(o, tally, scenario);
-  for (const std::string& m : missing) std::printf("  required coverage marker %s was never reached\n", m.c_str());
-  const bool written = write_outputs(o, summary);
-  return tally.failed() > 0 || !started || !missing.empty() || !written ? kViolated : kHeld;
+  Explorer explorer(o, scenario, std::move(seeds));
+  const bool started = explorer.run_all();
+  return explorer.conclude(started, from, to);
 }
 
 }  // namespace wtsim::runs

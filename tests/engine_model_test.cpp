@@ -55,7 +55,7 @@ struct Insert : Command {
     const bool fresh = m.collection(kNs).count(Document(id).dump()) == 0;
     s.h.run([&](OperationContext& op) {
       const WriteResult w = s.h.engine().insert_many(op, kNs, {doc()}, {true});
-      RC_ASSERT(w.wt_code == 0);
+      RC_ASSERT(w.status.ok());
       RC_ASSERT(w.n == (fresh ? 1u : 0u));
       RC_ASSERT(w.errors.size() == (fresh ? 0u : 1u));
     });

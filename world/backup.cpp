@@ -135,7 +135,7 @@ class BackupSystem final : public DocSystem {
       for (uint64_t start = 0; ret == 0 && start < n; start += 500) {
         std::vector<engine::Document> batch;
         for (uint64_t i = start; i < std::min(n, start + 500); ++i) batch.push_back(doc(i, 0));
-        ret = engine_->insert_many(op, ns, std::move(batch), {true}).wt_code;
+        ret = engine_->insert_many(op, ns, std::move(batch), {true}).status.wt_code;
       }
     }
     next_append_ = spec.append_docs;

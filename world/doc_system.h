@@ -46,7 +46,7 @@ class DocSystem : public System, public engine::CommitObserver {
   template <class Call>
   engine::WriteResult write(const char* what, Call&& call) {
     engine::WriteResult r = world_.node_call(what, std::forward<Call>(call));
-    if (r.wt_code == 0) world_.note_progress();
+    if (r.status.ok()) world_.note_progress();
     return r;
   }
   void finding(properties::Property property, const std::string& detail);

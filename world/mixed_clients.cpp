@@ -85,8 +85,7 @@ class MixedDocSystem final : public DocSystem {
     req.limit = 5;
     const models::ReadScope read(world_.model());
     const engine::FindResult r = world_.node_call("find", [&] { return engine_->find(op, kNs, req); });
-    if (r.wt_code != 0) return;
-    if (r.code == engine::ErrorCode::kOk) check_find(kNs, req.filter, r.docs, read.token());
+    if (r.status.ok()) check_find(kNs, req.filter, r.docs, read.token());
   }
 
   // createIndex, dropIndex or collMod of "n_1", an index create_schema never re-creates. The

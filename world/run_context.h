@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/status.h"
 #include "faults/crash_mode.h"
 #include "faults/disk.h"
 #include "models/kv_model.h"
@@ -34,11 +35,12 @@ class BusyFlag {
   bool& flag_;
 };
 
-// A node call's WiredTiger code: the call's own int, or its result's wt_code.
+// A node call's WiredTiger code: the call's own int, a Status's, or its result's status.
 inline int wt_code_of(int code) { return code; }
+inline int wt_code_of(const engine::Status& status) { return status.wt_code; }
 template <class Result>
 int wt_code_of(const Result& result) {
-  return result.wt_code;
+  return result.status.wt_code;
 }
 
 class RunContext {
@@ -81,7 +83,7 @@ class RunContext {
   // The one way a node actor calls into its node (WiredTiger directly or through the engine):
   // refused with sim::Cancelled when the node is fenced; afterwards the faults that fired are
   // drained and a fence that came meanwhile cancels the actor (a fenced node acknowledges
-  // nothing); a failure (the call's int, or its result's wt_code) is recorded and handled in
+  // nothing); a failure (the call's int, or its result's status) is recorded and handled in
   // one place, handle_wt_failure. Returns what the call returned.
   template <class Call>
   auto node_call(const std::string& what, Call&& call, const NodeCallOptions& options = {}) {

@@ -37,6 +37,11 @@ std::string code_name(engine::ErrorCode code) {
   return "Unknown";
 }
 
+// A command's status as a script expects it: a WiredTiger failure by its number, else the engine's code.
+std::string code_text(const engine::Status& status) {
+  return status.wt_code != 0 ? "WiredTiger error " + std::to_string(status.wt_code) : code_name(status.code);
+}
+
 // A value against an expectation: equal, or inside a {"min", "max"} range.
 bool meets(const nlohmann::json& got, const nlohmann::json& want) {
   if (!want.is_object() || !(want.contains("min") || want.contains("max"))) return got == want;
@@ -146,8 +151,7 @@ class ScriptSystem final : public DocSystem {
     StepResult r;
     r.n = w.n;
     r.modified = w.modified;
-    if (!w.errors.empty()) r.code = code_name(w.errors.front().code);
-    if (w.wt_code != 0) r.code = "WiredTiger error " + std::to_string(w.wt_code);
+    r.code = w.status.ok() && !w.errors.empty() ? code_name(w.errors.front().code) : code_text(w.status);
     return r;
   }
 
@@ -159,9 +163,9 @@ class ScriptSystem final : public DocSystem {
     req.hint = a.value("hint", "");
     const models::ReadScope read(world_.model());
     const engine::FindResult f = world_.node_call("script_find", [&] { return engine_->find(op, a["ns"], req); });
-    if (f.wt_code == 0 && f.code == engine::ErrorCode::kOk) check_find(a["ns"].get<std::string>(), req.filter, f.docs, read.token());
+    if (f.status.ok()) check_find(a["ns"].get<std::string>(), req.filter, f.docs, read.token());
     StepResult r;
-    r.code = f.wt_code != 0 ? "WiredTiger error " + std::to_string(f.wt_code) : code_name(f.code);
+    r.code = code_text(f.status);
     r.n = f.docs.size();
     r.docs = engine::Document(f.docs);
     r.explain = f.explain;
@@ -177,7 +181,7 @@ class ScriptSystem final : public DocSystem {
       return engine_->set_expire_after(op, ns, a["index"], a["expireAfterSeconds"]);
     });
     StepResult r;
-    r.code = s.wt_code != 0 ? "WiredTiger error " + std::to_string(s.wt_code) : code_name(s.code);
+    r.code = code_text(s);
     return r;
   }
 

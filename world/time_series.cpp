@@ -203,7 +203,7 @@ class TimeSeriesSystem final : public DocSystem {
       const engine::FindResult r = world_.node_call("find", [&] { return engine_->find(op, kNs, oldest); });
       const sim::Nanos took_ns = sim.now_ns() - start_ns;
       if (!periodic) {
-        queries_.add(took_ns, r.wt_code == 0, r.deleted_entries_stepped);
+        queries_.add(took_ns, r.status.ok(), r.deleted_entries_stepped);
         continue;
       }
       const engine::Document& stats = r.explain["executionStats"];

@@ -31,11 +31,11 @@ void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& 
   const engine::TtlPassResult r = world_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, spec_.primary); }, options);
   assert(!in_pass_);
   world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
-                       {{"pass", number}, {"indexes", r.indexes}, {"deleted", r.deleted}, {"ok", r.wt_code == 0},
+                       {{"pass", number}, {"indexes", r.indexes}, {"deleted", r.deleted}, {"ok", r.status.ok()},
                         {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
-  if (spec_.primary && r.wt_code == 0) check_bounded_age(engine, op, start_ms, finding);
-  if (r.wt_code == 0) last_pass_start_ns_ = start_ns;
-  assert(r.wt_code != 0 || last_pass_start_ns_ == start_ns);
+  if (spec_.primary && r.status.ok()) check_bounded_age(engine, op, start_ms, finding);
+  if (r.status.ok()) last_pass_start_ns_ = start_ns;
+  assert(!r.status.ok() || last_pass_start_ns_ == start_ns);
 }
 
 // Absent faults, nothing older than the bound of a finished pass may remain.
