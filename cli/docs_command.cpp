@@ -119,7 +119,8 @@ std::map<std::string, std::string> reference_pages(const CLI::App& app) {
 
 int docs_command(const CLI::App& app, const std::string& out_dir, bool check) {
   int stale = 0;
-  for (const auto& [name, text] : reference_pages(app)) {
+  const std::map<std::string, std::string> pages = reference_pages(app);
+  for (const auto& [name, text] : pages) {
     const std::filesystem::path path = std::filesystem::path(out_dir) / name;
     if (check) {
       if (read_or_empty(path) == text) continue;
@@ -130,7 +131,7 @@ int docs_command(const CLI::App& app, const std::string& out_dir, bool check) {
       return runs::kBadInput;
     }
   }
-  if (!check) std::printf("wrote %zu pages to %s\n", reference_pages(app).size(), out_dir.c_str());
+  if (!check) std::printf("wrote %zu pages to %s\n", pages.size(), out_dir.c_str());
   return stale == 0 ? runs::kHeld : runs::kViolated;
 }
 

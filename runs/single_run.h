@@ -4,6 +4,7 @@
 // determinism rerun (--check-determinism). The verb prints; this decides and runs.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "runs/exit_code.h"

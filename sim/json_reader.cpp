@@ -138,14 +138,14 @@ ObjectReader::ObjectReader(const nlohmann::json& j, std::string path)
 
 const nlohmann::json& ObjectReader::required(const std::string& key) {
   known_.insert(key);
-  FieldCatalogue::note(path_of(key), "value", "", FieldCatalogue::Use::kRequired);
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "value", "", FieldCatalogue::Use::kRequired);
   if (!j_.contains(key)) throw JsonError(path_of(key), "required field is missing");
   return j_.at(key);
 }
 
 const nlohmann::json* ObjectReader::optional(const std::string& key) {
   known_.insert(key);
-  FieldCatalogue::note(path_of(key), "value", "");
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "value", "");
   return j_.contains(key) ? &j_.at(key) : nullptr;
 }
 
@@ -172,24 +172,24 @@ uint64_t as_setting(const nlohmann::json& j, const std::string& path) {
 }  // namespace
 
 uint64_t ObjectReader::u64(const std::string& key) {
-  FieldCatalogue::note(path_of(key), "integer", "");
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "integer", "");
   return as_setting(required(key), path_of(key));
 }
 
 uint64_t ObjectReader::u64_or(const std::string& key, uint64_t fallback) {
-  FieldCatalogue::note(path_of(key), "integer", std::to_string(fallback));
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "integer", std::to_string(fallback));
   const nlohmann::json* v = optional(key);
   return v == nullptr ? fallback : as_setting(*v, path_of(key));
 }
 
 double ObjectReader::number_or(const std::string& key, double fallback) {
-  FieldCatalogue::note(path_of(key), "number", nlohmann::json(fallback).dump());
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "number", nlohmann::json(fallback).dump());
   const nlohmann::json* v = optional(key);
   return v == nullptr ? fallback : as_number(*v, path_of(key));
 }
 
 double ObjectReader::fraction_or(const std::string& key, double fallback) {
-  FieldCatalogue::note(path_of(key), "fraction", nlohmann::json(fallback).dump());
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "fraction", nlohmann::json(fallback).dump());
   const double x = number_or(key, fallback);
   if (x < 0.0 || x > 1.0) {
     throw JsonError(path_of(key), "expected a fraction in [0, 1], found " + std::to_string(x));
@@ -198,7 +198,7 @@ double ObjectReader::fraction_or(const std::string& key, double fallback) {
 }
 
 bool ObjectReader::bool_or(const std::string& key, bool fallback) {
-  FieldCatalogue::note(path_of(key), "boolean", fallback ? "true" : "false");
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "boolean", fallback ? "true" : "false");
   const nlohmann::json* v = optional(key);
   if (v == nullptr) return fallback;
   if (!v->is_boolean()) throw JsonError(path_of(key), "expected true or false, found " + describe(*v));
@@ -206,14 +206,14 @@ bool ObjectReader::bool_or(const std::string& key, bool fallback) {
 }
 
 std::string ObjectReader::string(const std::string& key) {
-  FieldCatalogue::note(path_of(key), "string", "");
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "string", "");
   const nlohmann::json& v = required(key);
   if (!v.is_string()) throw JsonError(path_of(key), "expected a string, found " + describe(v));
   return v.get<std::string>();
 }
 
 std::string ObjectReader::string_or(const std::string& key, const std::string& fallback) {
-  FieldCatalogue::note(path_of(key), "string", nlohmann::json(fallback).dump());
+  if (g_recording != nullptr) FieldCatalogue::note(path_of(key), "string", nlohmann::json(fallback).dump());
   return has(key) ? string(key) : (known_.insert(key), fallback);
 }
 
