@@ -13,7 +13,7 @@
 namespace {
 
 void run_scenario_once(benchmark::State& state, const std::string& file, const std::vector<std::string>& overrides) {
-  const wtsim::world::Scenario scenario = wtsim::world::load_scenario(std::string(WTSIM_SOURCE_DIR) + "/scenarios/" + file, overrides);
+  const wtsim::world::Scenario scenario = wtsim::world::draw_knobs(wtsim::world::load_scenario(std::string(WTSIM_SOURCE_DIR) + "/scenarios/" + file, overrides), 1);
   double virtual_s = 0;
   for (auto _ : state) {
     wtsim::traces::HashOnlySink hash_only;  // as `wtsim run` without --trace: nothing kept

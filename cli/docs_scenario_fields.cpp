@@ -30,14 +30,14 @@ bool is_section(const std::map<std::string, sim::FieldCatalogue::Field>& fields,
 }
 
 std::string field_table(const sim::FieldCatalogue& catalogue, const std::string& strip_prefix) {
-  std::string out = "| field | type | default |\n|---|---|---|\n";
+  std::string out = "| field | type | default | bounds |\n|---|---|---|---|\n";
   for (const auto& [path, field] : catalogue.fields()) {
     const std::string name = path.substr(strip_prefix.size());
     if (name.empty() || name == "/kind" || is_section(catalogue.fields(), path)) continue;
     const std::string fallback = field.required ? "required" : field.fallback.empty() ? "none" : "`" + field.fallback + "`";
     std::string dotted = name.substr(1);
     for (char& c : dotted) c = c == '/' ? '.' : c;
-    out += "| `" + dotted + "` | " + field.type + " | " + fallback + " |\n";
+    out += "| `" + dotted + "` | " + field.type + " | " + fallback + " | " + field.bounds + " |\n";
   }
   return out;
 }
@@ -54,9 +54,10 @@ std::string scenario_table() {
 
 std::string scenario_fields_page(const char* banner) {
   std::string page = std::string(banner) + "# Scenario fields\n\n"
-      "Every field the scenario reader takes, with its type and default, as the code reads them (paths as `--set` "
-      "takes them, dotted). Times are in the unit their name ends with. A field outside these is an error; a value "
-      "out of its bounds is refused with a message naming the field and its bounds. What each field does: "
+      "Every field the scenario reader takes, with its type, default and bounds, as the code reads and checks them "
+      "(paths as `--set` takes them, dotted). Times are in the unit their name ends with. A field outside these is "
+      "an error; a value out of its bounds is refused with a message naming the field and its bounds. Fractions are "
+      "in [0, 1]. What each field does: "
       "[scenarios](../guide/scenarios.md); script steps: [script steps](script-steps.md).\n\n"
       "## The scenario\n\n" + scenario_table();
   std::string plans = "\n## Fault plan entries\n\n"

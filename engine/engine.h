@@ -75,8 +75,8 @@ class DocumentEngine {
   // For checkers: a padded collection's persisted layout beside the allocator's memory.
   Status padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out);
   // Documents matching `filter`, for checkers: no metrics, no locks beyond a read.
-  uint64_t count_internal(OperationContext& op, const std::string& ns, const Document& filter, int* ret) {
-    return queries_.count_internal(op, ns, filter, ret);
+  CountResult count_internal(OperationContext& op, const std::string& ns, const Document& filter) {
+    return queries_.count_internal(op, ns, filter);
   }
 
   // --- Background work ---

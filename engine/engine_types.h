@@ -61,6 +61,18 @@ struct ValidateResult {
   std::vector<std::string> errors;  // first few
 };
 
+// The record keys an update or delete will visit (QueryExecutor::target_keys).
+struct TargetKeys {
+  std::vector<std::string> keys;
+  Status status;
+};
+
+// Documents matching a filter, counted for a checker (QueryExecutor::count_internal).
+struct CountResult {
+  uint64_t n = 0;
+  Status status;
+};
+
 struct TtlPassResult {
   uint64_t indexes = 0;  // TTL indexes visited
   uint64_t deleted = 0;

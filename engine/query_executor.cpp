@@ -331,27 +331,27 @@ int QueryExecutor::matching_records(OperationContext& op, const CollectionSpec& 
   });
 }
 
-std::vector<std::string> QueryExecutor::target_keys(OperationContext& op, const CollectionSpec& coll,
-                                                    const Document& filter, bool just_one, int* ret, bool user_op) {
-  std::vector<std::string> keys;
+TargetKeys QueryExecutor::target_keys(OperationContext& op, const CollectionSpec& coll, const Document& filter,
+                                      bool just_one, bool user_op) {
+  TargetKeys out;
   const QueryPlan plan = plan_query(coll, filter, std::nullopt, "");
   std::optional<HierarchicalLock> lock;
   lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.policy_for(coll));
   Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll.db(), coll.name(), LockMode::kIS, state_.policy_for(coll)); },
             state_.env.sim->now_ns(), state_.env.buggify};
-  if ((*ret = op.begin()) != 0) return keys;
+  if (!(out.status = Status::from_wt(op.begin())).ok()) return out;
   Scan scan(op, coll, plan, filter, y);
-  *ret = scan.run([&](const std::string& rkey, const Document&) {
-    keys.push_back(rkey);
+  out.status = Status::from_wt(scan.run([&](const std::string& rkey, const Document&) {
+    out.keys.push_back(rkey);
     return !just_one;
-  });
+  }));
   op.rollback();
   if (user_op) {  // TTL scans do not count as the query executor's (they have metrics.ttl)
     state_.metrics.query_executor.scanned += scan.stats().keys_examined;
     state_.metrics.query_executor.scanned_objects += scan.stats().docs_examined;
   }
   state_.pay_scan_cost(scan.stats().keys_examined, scan.stats().docs_examined, deleted_entries_walked(state_, scan));
-  return keys;
+  return out;
 }
 
 namespace {
@@ -401,17 +401,16 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   return result;
 }
 
-uint64_t QueryExecutor::count_internal(OperationContext& op, const std::string& ns, const Document& filter, int* ret) {
-  *ret = 0;
+CountResult QueryExecutor::count_internal(OperationContext& op, const std::string& ns, const Document& filter) {
+  CountResult out;
   const CollectionSpec* coll = state_.catalog.find(ns);
-  if (coll == nullptr) return 0;
+  if (coll == nullptr) return out;
   const QueryPlan plan = plan_query(*coll, filter, std::nullopt, "");
-  if ((*ret = op.begin()) != 0) return 0;
-  uint64_t n = 0;
+  if (!(out.status = Status::from_wt(op.begin())).ok()) return out;
   Scan scan(op, *coll, plan, filter, Yielder{});
-  *ret = scan.run([&](const std::string&, const Document&) { return ++n, true; });
+  out.status = Status::from_wt(scan.run([&](const std::string&, const Document&) { return ++out.n, true; }));
   op.rollback();
-  return n;
+  return out;
 }
 
 }  // namespace wtsim::engine

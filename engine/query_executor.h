@@ -24,10 +24,10 @@ class QueryExecutor {
   // The record keys an update or delete will visit, in a snapshot of their own, under an
   // intent lock and yielding as a find does. `user_op` false: a TTL scan (not in the query
   // executor's metrics, which MongoDB counts apart).
-  std::vector<std::string> target_keys(OperationContext& op, const CollectionSpec& coll, const Document& filter,
-                                       bool just_one, int* ret, bool user_op = true);
+  TargetKeys target_keys(OperationContext& op, const CollectionSpec& coll, const Document& filter, bool just_one,
+                         bool user_op = true);
   // Documents matching `filter`, for checkers: no metrics, no locks beyond a read.
-  uint64_t count_internal(OperationContext& op, const std::string& ns, const Document& filter, int* ret);
+  CountResult count_internal(OperationContext& op, const std::string& ns, const Document& filter);
 
  private:
   EngineState& state_;

@@ -10,13 +10,13 @@
 
 namespace wtsim::engine {
 
-uint64_t TtlPass::delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
-                                 int* ret) {
+Status TtlPass::delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
+                               uint64_t* deleted) {
   // Dates only: the lower bound skips nulls, numbers and strings, which sort before dates.
   const Document filter = {{index.fields.front().first,
                             {{"$gte", make_date(std::numeric_limits<int64_t>::min())}, {"$lt", make_date(bound_ms)}}}};
-  std::vector<std::string> keys = queries_.target_keys(op, coll, filter, false, ret, /*user_op=*/false);
-  if (*ret != 0) return 0;
+  const TargetKeys targets = queries_.target_keys(op, coll, filter, false, /*user_op=*/false);
+  if (!targets.status.ok()) return targets.status;
   assert(!op.ttl_tag);
   op.ttl_tag = OperationContext::TtlTag{index.fields.front().first, index.expire_after_seconds->get<double>(), index.name, bound_ms};
   const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
@@ -30,18 +30,19 @@ uint64_t TtlPass::delete_expired(OperationContext& op, const CollectionSpec& col
   const std::string& path = index.fields.front().first;
   assert(std::count(view_fields.begin(), view_fields.end(), path.substr(0, path.find('.'))) > 0);
   assert(std::count(view_fields.begin(), view_fields.end(), "_id") > 0);
-  uint64_t deleted = 0;
+  Status status;
+  const uint64_t deleted_before = *deleted;
   CommitTickets not_durable;
-  for (const std::string& rkey : keys) {
-    if (planted::active(planted::Bug::kTtlPassStopsEarly) && deleted == 100) break;
+  for (const std::string& rkey : targets.keys) {
+    if (planted::active(planted::Bug::kTtlPassStopsEarly) && *deleted - deleted_before == 100) break;
     const WriteOutcome outcome = writes_.write_one(op, {coll, rkey, &view_fields}, erase, not_durable);
-    if ((*ret = outcome.status.wt_code) != 0) break;
+    if (!(status = outcome.status).ok()) break;
     assert(outcome.error.code == ErrorCode::kOk);  // a delete has no engine error
-    deleted += outcome.changed ? 1 : 0;
+    *deleted += outcome.changed ? 1 : 0;
   }
   assert(not_durable.ids.empty());
   op.ttl_tag.reset();
-  return deleted;
+  return status;
 }
 
 TtlPassResult TtlPass::run(OperationContext& op, bool primary) {
@@ -58,9 +59,8 @@ TtlPassResult TtlPass::run(OperationContext& op, bool primary) {
       const double expire_s = index.expire_after_seconds->get<double>();
       const double ms_per_unit = planted::active(planted::Bug::kTtlWrongUnits) ? 1.0 : 1000.0;
       const int64_t bound_ms = state_.now_ms() - static_cast<int64_t>(expire_s * ms_per_unit);
-      int wt_ret = 0;
-      const uint64_t n = delete_expired(op, coll, index, bound_ms, &wt_ret);
-      result.status = Status::from_wt(wt_ret);
+      uint64_t n = 0;
+      result.status = delete_expired(op, coll, index, bound_ms, &n);
       result.deleted += n;
       state_.metrics.ttl.deleted_documents += n;
       if (!result.status.ok()) return result;

@@ -22,8 +22,9 @@ class TtlPass {
   TtlPassResult run(OperationContext& op, bool primary);
 
  private:
-  uint64_t delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
-                          int* ret);
+  // Deletes the index's expired documents; adds them to `deleted`.
+  Status delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
+                        uint64_t* deleted);
 
   EngineState& state_;
   QueryExecutor& queries_;

@@ -143,10 +143,9 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
   const CollectionSpec* coll = collection_for_write(op, ns, &result);
   if (coll == nullptr) return result;
   CommitTickets tickets{wc.durable, {}};
-  int wt_ret = 0;
-  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, !multi, &wt_ret);
-  result.status = Status::from_wt(wt_ret);
-  if (!result.status.ok()) return result;
+  const TargetKeys targets = queries_.target_keys(op, *coll, filter, !multi);
+  if (!(result.status = targets.status).ok()) return result;
+  const std::vector<std::string>& keys = targets.keys;
   if (planted::active(planted::Bug::kUpdateCountsPerDocument) && keys.size() > 1) state_.metrics.opcounters.update += keys.size() - 1;
   const WriteUnit::Mutation modify = [&](const std::optional<Document>& current, std::optional<Document>* next,
                                          int64_t* inc, WriteError* error) {
@@ -180,10 +179,9 @@ WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, 
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return result;
   CommitTickets tickets{wc.durable, {}};
-  int wt_ret = 0;
-  const std::vector<std::string> keys = queries_.target_keys(op, *coll, filter, just_one, &wt_ret);
-  result.status = Status::from_wt(wt_ret);
-  if (!result.status.ok()) return result;
+  const TargetKeys targets = queries_.target_keys(op, *coll, filter, just_one);
+  if (!(result.status = targets.status).ok()) return result;
+  const std::vector<std::string>& keys = targets.keys;
   const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                                         WriteError*) {
     if (current && !matches(*current, filter)) *next = current;  // changed since the plan saw it

@@ -200,22 +200,24 @@ int WriteUnit::commit_attempt(OperationContext& op, const WriteTarget& target, A
   return 0;
 }
 
-int WriteUnit::write_attempt(OperationContext& op, const WriteTarget& target, const Mutation& mutate,
-                             CommitTickets& tickets, WriteOutcome* out) {
+WriteOutcome WriteUnit::write_attempt(OperationContext& op, const WriteTarget& target, const Mutation& mutate,
+                                      CommitTickets& tickets) {
+  WriteOutcome out;
   const CollectionSpec& coll = target.coll;
   HierarchicalLock lock(state_.locks, coll.db(), coll.name(), LockMode::kIX, state_.policy_for(coll));
-  int ret = op.begin();
-  if (ret != 0) return ret;
+  if (!(out.status = Status::from_wt(op.begin())).ok()) return out;
   MmapAllocator* alloc = coll.padded ? &state_.allocator(coll) : nullptr;
   if (alloc != nullptr) alloc->begin();
   Attempt a(target.rkey);
-  ret = stage(op, target, mutate, &a, out);
-  if (ret != 0 || out->error.code != ErrorCode::kOk || !out->changed) {
+  const int ret = stage(op, target, mutate, &a, &out);
+  if (ret != 0 || out.error.code != ErrorCode::kOk || !out.changed) {
     op.rollback();
     if (alloc != nullptr) alloc->rollback();
-    return ret;
+    out.status = Status::from_wt(ret);
+    return out;
   }
-  return commit_attempt(op, target, a, tickets);
+  out.status = Status::from_wt(commit_attempt(op, target, a, tickets));
+  return out;
 }
 
 // Planted bug: a retry keeps the document its first attempt read (the self-test build only).
@@ -232,8 +234,7 @@ WriteOutcome WriteUnit::write_one(OperationContext& op, const WriteTarget& targe
   planted_first_read_.reset();
   WriteOutcome out;
   for (int attempt = 0; attempt < kMaxConflictRetries; ++attempt) {
-    out = WriteOutcome{};
-    out.status = Status::from_wt(write_attempt(op, target, mutate, tickets, &out));
+    out = write_attempt(op, target, mutate, tickets);
     if (out.status.wt_code != WT_ROLLBACK) return out;
     ++state_.metrics.write_conflicts;  // WriteConflictException: abandon the snapshot and retry
     backoff_after_conflict(attempt);

@@ -112,8 +112,9 @@ class WriteUnit {
     int* moves_in_flight = nullptr;
   };
 
-  int write_attempt(OperationContext& op, const WriteTarget& target, const Mutation& mutate, CommitTickets& tickets,
-                    WriteOutcome* out);
+  // One attempt of write_one; WiredTiger's code is translated into the outcome's status here,
+  // once: the steps below it (stage, commit, the record and index writes) speak WiredTiger's ints.
+  WriteOutcome write_attempt(OperationContext& op, const WriteTarget& target, const Mutation& mutate, CommitTickets& tickets);
   // Reads, mutates, and writes record, index entries and oplog entry; pays the cost.
   int stage(OperationContext& op, const WriteTarget& target, const Mutation& mutate, Attempt* a, WriteOutcome* out);
   int commit_attempt(OperationContext& op, const WriteTarget& target, Attempt& a, CommitTickets& tickets);

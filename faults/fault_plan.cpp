@@ -159,7 +159,7 @@ Fault fault_from_json(const json& j, const std::string& path) {
     case FaultKind::kLatency:
       read_window(r, f);
       f.factor = r.number_or("factor", 10.0);
-      if (f.factor < 1.0) throw sim::JsonError(r.path_of("factor"), "must be >= 1");
+      sim::check_bounds(f.factor >= 1.0, r.path_of("factor"), ">= 1");
       break;
     case FaultKind::kLyingSync:
       read_trigger(r, f, true, false);

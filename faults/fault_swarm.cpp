@@ -92,7 +92,7 @@ SwarmSpec swarm_from_json(const nlohmann::json& j, const std::string& path) {
   sim::ObjectReader r(j, path);
   SwarmSpec s;
   s.crashes_max = r.u64_or("crashes_max", s.crashes_max);
-  if (s.crashes_max > 1000) throw sim::JsonError(r.path_of("crashes_max"), "must be at most 1000");
+  sim::check_bounds(s.crashes_max <= 1000, r.path_of("crashes_max"), "at most 1000");
   s.crash_by_disk_op_chance = r.fraction_or("crash_by_disk_op_chance", s.crash_by_disk_op_chance);
   s.crash_disk_op_max = std::max<uint64_t>(1, r.u64_or("crash_disk_op_max", s.crash_disk_op_max));
   if (const nlohmann::json* modes = r.optional("crash_modes")) {

@@ -4,28 +4,14 @@
 #include <cassert>
 #include <set>
 
+#include "models/kv_state_ops.h"
+
 namespace wtsim::models {
 namespace {
 
-// The value of `key` in `state`, or nullptr: no copy.
-const std::string* find(const KvState& state, const std::string& key) {
-  auto it = state.find(key);
-  return it == state.end() ? nullptr : &it->second;
-}
-
-bool same(const std::string* a, const std::string* b) {
-  return a == nullptr || b == nullptr ? a == b : *a == *b;
-}
-
-bool same(const Value& a, const std::string* b) { return same(a ? &*a : nullptr, b); }
-
-// The history holds exactly the commits base_seq+1 .. next_seq-1, oldest first (O(1): the deque
-// only ever grows at the back and shrinks at the front).
-bool contiguous(const std::deque<CommitRecord>& history, uint64_t base_seq, uint64_t next_seq) {
-  if (base_seq >= next_seq || history.size() != next_seq - 1 - base_seq) return false;
-  return history.empty() ||
-         (history.front().seq == base_seq + 1 && history.back().seq == next_seq - 1);
-}
+using state_ops::contiguous;
+using state_ops::find;
+using state_ops::same;
 
 bool strictly_ascending(const std::vector<uint64_t>& seqs) {
   return std::adjacent_find(seqs.begin(), seqs.end(), std::greater_equal<uint64_t>()) == seqs.end();
@@ -34,13 +20,6 @@ bool strictly_ascending(const std::vector<uint64_t>& seqs) {
 bool none_pending(const std::deque<CommitRecord>& history) {
   return std::none_of(history.begin(), history.end(),
                       [](const CommitRecord& r) { return r.fate == CommitFate::kPending; });
-}
-
-// An acknowledged durable commit above `cut`: one the cut would lose although it must survive.
-bool durable_acked_above(const std::deque<CommitRecord>& history, uint64_t cut) {
-  return std::any_of(history.begin(), history.end(), [cut](const CommitRecord& r) {
-    return r.seq > cut && r.fate == CommitFate::kAcked && r.durable;
-  });
 }
 
 }  // namespace
@@ -156,136 +135,6 @@ void KvModel::crashed() {
     if (r.fate == CommitFate::kPending) r.fate = CommitFate::kInDoubt;
   }
   assert(none_pending(history_));
-}
-
-RecoveryCheck KvModel::check(const KvState& recovered) const {
-  assert(contiguous(history_, base_seq_, next_seq_));
-  assert(durable_point_ < next_seq_);
-  RecoveryCheck out;
-  out.durable_point = durable_point_;
-  // 1. Every recovered value must come from the base or a commit of the history; the newest
-  //    commit seen bounds the cut from below, as does the durable point.
-  uint64_t cut = std::max(durable_point_, base_seq_);
-  std::set<uint64_t> seen_commits;
-  // Commits not acknowledged that wrote a recovered value too, beside the oldest writer of it: a
-  // document's content can repeat, and the recovered copy may be theirs (swarm_documents seed 308).
-  std::set<uint64_t> alternatives;
-  std::vector<Mismatch> phantoms;
-  for (const auto& [key, value] : recovered) {
-    if (same(find(base_, key), &value)) continue;  // the most permissive reading
-    // The oldest commit that wrote exactly this value (values need not carry their commit).
-    std::optional<uint64_t> seq;
-    bool aborted_only = false;
-    if (auto it = writes_by_key_.find(key); it != writes_by_key_.end()) {
-      for (uint64_t s : it->second) {
-        for (const KvWrite& w : record(s).writes) {
-          if (w.key != key || !same(w.value, &value)) continue;
-          if (record(s).fate == CommitFate::kAborted) {
-            aborted_only = !seq.has_value();
-          } else if (!seq) {
-            seq = s;
-          } else if (record(s).fate != CommitFate::kAcked) {
-            alternatives.insert(s);
-          }
-        }
-      }
-    }
-    if (seq) {
-      cut = std::max(cut, *seq);
-      seen_commits.insert(*seq);
-    } else if (aborted_only) {
-      phantoms.push_back({key, "no value of an aborted commit", render(value) + " (never written: aborted)"});
-    } else {
-      phantoms.push_back({key, "a value some commit wrote", render(value) + " (never written)"});
-    }
-  }
-  // 2. The expected state at that cut: the base plus every included commit (acked, or in doubt
-  //    and seen), whole. The commits go into an overlay; the base is never copied.
-  std::map<std::string, Value> overlay;
-  size_t next = 0;
-  const auto expected_at_cut = [&](const std::set<uint64_t>& extra) {
-    overlay.clear();
-    for (next = 0; next < history_.size() && history_[next].seq <= cut; ++next) {
-      const CommitRecord& r = history_[next];
-      if (r.fate != CommitFate::kAcked && seen_commits.count(r.seq) == 0 && extra.count(r.seq) == 0) continue;
-      for (const KvWrite& w : r.writes) overlay[w.key] = w.value;
-    }
-    return differing_keys(overlay, recovered);
-  };
-  std::set<std::string> differ = expected_at_cut({});
-  // An alternative writer is taken in when it explains more of the state, oldest first.
-  std::set<uint64_t> extra;
-  for (uint64_t alt : alternatives) {
-    if (differ.empty() || alt > cut) break;  // later commits are step 3's
-    std::set<uint64_t> with = extra;
-    with.insert(alt);
-    if (std::set<std::string> d = expected_at_cut(with); d.size() < differ.size()) {
-      extra = std::move(with);
-      differ = std::move(d);
-    }
-  }
-  if (!alternatives.empty()) differ = expected_at_cut(extra);  // the overlay of the set kept
-  std::set<uint64_t> applied = seen_commits;  // not yet filtered to the unacknowledged
-  applied.insert(extra.begin(), extra.end());
-  std::vector<Mismatch> at_lower_cut;
-  for (const std::string& key : differ) {
-    if (at_lower_cut.size() == kMaxMismatchesReported) break;
-    const std::string* found = find(recovered, key);
-    at_lower_cut.push_back({key, render(expected_value(overlay, key)), render(found ? Value{*found} : Value{})});
-  }
-  // 3. Later commits may leave no trace in the state: they only delete (perhaps keys already
-  //    absent), rewrite a value it already had, or are overwritten again. Walk every later commit,
-  //    and take the newest cut at which the state is exactly explained: the longest prefix, so an
-  //    acknowledged commit without a visible effect is taken in, not counted as lost.
-  std::optional<uint64_t> explained;
-  if (differ.empty()) explained = cut;
-  for (; phantoms.empty() && next < history_.size(); ++next) {
-    const CommitRecord& r = history_[next];
-    assert(r.seq > cut);
-    if (r.fate == CommitFate::kAborted) continue;
-    auto differs_after = [&](const KvWrite& w) { return !same(w.value, find(recovered, w.key)); };
-    if (r.fate != CommitFate::kAcked) {  // in doubt: include it only if that explains more
-      size_t worse = 0;
-      for (const KvWrite& w : r.writes) worse += differs_after(w) && differ.count(w.key) == 0 ? 1 : 0;
-      if (worse > 0) continue;
-      applied.insert(r.seq);
-    }
-    for (const KvWrite& w : r.writes) {
-      overlay[w.key] = w.value;
-      if (differs_after(w)) {
-        differ.insert(w.key);
-      } else {
-        differ.erase(w.key);
-      }
-    }
-    cut = r.seq;
-    if (differ.empty()) explained = cut;
-  }
-  if (explained) {
-    differ.clear();
-    cut = *explained;
-  }
-  out.ok = differ.empty() && phantoms.empty();
-  if (!out.ok) cut = std::max(durable_point_, base_seq_);
-  out.cut = cut;
-  for (const CommitRecord& r : history_) {
-    if (r.seq > cut && r.fate == CommitFate::kAcked) ++out.lost_acked;
-    if (r.seq <= cut && r.fate != CommitFate::kAcked && applied.count(r.seq) != 0) out.in_doubt_applied.push_back(r.seq);
-  }
-  assert(std::is_sorted(out.in_doubt_applied.begin(), out.in_doubt_applied.end()));
-  // The cut never falls below the durable point nor past the last commit, and what it loses is
-  // never an acknowledged durable commit.
-  assert(out.cut >= std::max(durable_point_, base_seq_) && out.cut < next_seq_);
-  assert(!durable_acked_above(history_, out.cut));
-  if (!out.ok) {
-    out.mismatches = phantoms.empty() ? at_lower_cut : phantoms;
-    assert(!out.mismatches.empty());  // a failed check names a key
-    const Mismatch& m = out.mismatches.front();
-    out.summary = "key " + m.key + ": expected " + m.expected + ", found " + m.found +
-                  " (state matches no prefix >= durable point " + std::to_string(durable_point_) +
-                  "; " + std::to_string(std::max(differ.size(), phantoms.size())) + " keys differ)";
-  }
-  return out;
 }
 
 const std::string* KvModel::latest(const std::string& key) const {

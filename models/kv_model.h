@@ -119,6 +119,7 @@ class KvModel {
   KvState committed_state() const;
 
  private:
+  class Checker;  // check()'s steps (recovery_check.cpp)
   static void apply_to(KvState& state, const CommitRecord& r);
   std::string render(const Value& v) const;
   Value expected_value(const std::map<std::string, Value>& overlay, const std::string& key) const;

@@ -22,7 +22,7 @@ faults::FaultPlan recorded_plan(const nlohmann::json& header, const std::string&
 ReplayResult replay(const nlohmann::json& trace, const std::string& origin) {
   const nlohmann::json& header = trace.at("header");
   world::enable_planted_bug_of(header, origin);
-  const world::Scenario scenario = world::scenario_from_json(header.at("scenario"), origin + " (header)");
+  const world::Scenario scenario = world::recorded_scenario(header.at("scenario"), origin);
   const faults::FaultPlan plan = recorded_plan(header, origin);
   ReplayResult result;
   result.run = world::run_scenario(scenario, header.at("seed").get<uint64_t>(), &plan);
@@ -75,7 +75,7 @@ ReplayResult replay_file(const std::string& path) {
   traces::JsonlTraceReader recorded(path);
   const nlohmann::json& header = recorded.header();
   world::enable_planted_bug_of(header, path);
-  const world::Scenario scenario = world::scenario_from_json(header.at("scenario"), path + " (header)");
+  const world::Scenario scenario = world::recorded_scenario(header.at("scenario"), path);
   const faults::FaultPlan plan = recorded_plan(header, path);
   StreamComparer comparer(recorded);
   ReplayResult result;

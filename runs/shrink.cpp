@@ -1,6 +1,7 @@
 #include "runs/shrink.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <stdexcept>
 
@@ -82,6 +83,7 @@ class Shrinker {
       while (!exhausted() && (drop_faults() | simplify_faults() | shorten_duration() | halve_workload() | slow_clients())) {
       }
     }
+    assert(runs_ <= std::max<uint64_t>(limits_.max_runs, 1) && "a candidate runs only within the budget");
     result_.budget_exhausted = exhausted();
     result_.after = size_of(best_, current_);
     result_.runs = runs_;
@@ -100,7 +102,7 @@ class Shrinker {
   }
 
   world::RunResult execute(const Candidate& c) {
-    const world::Scenario s = world::scenario_from_json(c.scenario, "shrink candidate");
+    const world::Scenario s = world::recorded_scenario(c.scenario, "shrink candidate");
     ++runs_;
     world::RunResult r = world::run_scenario(s, seed_, &c.plan);
     if (progress_) progress_({pass_, runs_, result_.before.events, best_.trace ? best_.trace->event_count() : 0});
@@ -108,6 +110,8 @@ class Shrinker {
   }
 
   void accept(Candidate c, world::RunResult r) {
+    assert(r.trace != nullptr && r.trace->event_count() > 0);
+    assert(runs_ == 1 || violates(r, property_, cause_));  // only the original may hold
     current_ = std::move(c);
     best_ = std::move(r);
   }
@@ -141,6 +145,7 @@ class Shrinker {
       for (size_t i : subset) p.faults.push_back(all[i]);
       return try_candidate(with_plan(base, std::move(p)));
     });
+    assert(keep.size() <= all.size());
     return keep.size() < all.size();
   }
 

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <limits>
@@ -150,6 +151,7 @@ bool parse_filter(const SweepOptions& o, PointFilter* f) {
 // The points of a run with `disk_ops` persistence points.
 bool plan_points(const PointFilter& f, uint64_t disk_ops, std::vector<Point>* out) {
   for (uint64_t op = f.from; op <= std::min(f.to, disk_ops); op += f.stride) {
+    assert(op >= 1 && op <= disk_ops && f.stride >= 1);
     for (const faults::CrashMode m : f.modes) out->push_back({op, m});
     if (out->size() > kPointsMax) return std::fprintf(stderr, "wtsim: more than %llu points: use --stride or --points\n", static_cast<unsigned long long>(kPointsMax)), false;
   }
@@ -228,7 +230,7 @@ class Forks {
   write_facts(facts_path_of(trace), r.trace->verdict(), r.trace->hash());
   if (!r.ok || !r.unsurvivable.empty()) {
     try {
-      const world::RunResult again = world::run_scenario(world::load_scenario(o.scenario_path, point_overrides(o, &p)), o.seed);
+      const world::RunResult again = world::run_scenario(world::draw_knobs(world::load_scenario(o.scenario_path, point_overrides(o, &p)), o.seed), o.seed);
       again.trace->write(trace);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "wtsim: %s\n", e.what());
@@ -266,7 +268,7 @@ int sweep(const SweepOptions& o) {
   if (!parse_filter(o, &filter)) return kBadInput;
   world::Scenario scenario;
   try {
-    scenario = world::load_scenario(o.scenario_path, point_overrides(o, nullptr));
+    scenario = world::draw_knobs(world::load_scenario(o.scenario_path, point_overrides(o, nullptr)), o.seed);
   } catch (const std::invalid_argument& e) {
     return std::fprintf(stderr, "wtsim: %s\n", e.what()), kBadInput;
   }

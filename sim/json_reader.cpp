@@ -131,6 +131,19 @@ void FieldCatalogue::note(const std::string& path, const char* type, const std::
   f.required = !f.probed && (f.required || use == Use::kRequired);
 }
 
+void FieldCatalogue::note_bounds(const std::string& path, const std::string& bounds) {
+  if (g_recording == nullptr) return;
+  Field& f = g_recording->fields_[pattern_of(path)];
+  if (f.type.empty()) f.type = "value";
+  f.bounds = bounds;
+}
+
+void check_bounds(bool within, const std::string& path, const std::string& bounds) {
+  assert(!bounds.empty());
+  FieldCatalogue::note_bounds(path, bounds);
+  if (!within) throw JsonError(path, "must be " + bounds);
+}
+
 ObjectReader::ObjectReader(const nlohmann::json& j, std::string path)
     : j_(j), path_(std::move(path)) {
   if (!j_.is_object()) throw JsonError(path_, "expected an object, found " + describe(j_));

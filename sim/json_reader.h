@@ -44,6 +44,7 @@ class FieldCatalogue {
     std::string fallback;  // the default as JSON text; empty: none
     bool probed = false;   // asked for with has() first: optional whatever reads it then
     bool required = false; // read with required() and never probed
+    std::string bounds;    // "at least 1", "in [1, 100]": what check_bounds refuses outside
   };
   FieldCatalogue();
   ~FieldCatalogue();
@@ -53,6 +54,7 @@ class FieldCatalogue {
   // Called by ObjectReader's accessors; a no-op unless a catalogue is recording.
   enum class Use { kRead, kProbed, kRequired };
   static void note(const std::string& path, const char* type, const std::string& fallback, Use use = Use::kRead);
+  static void note_bounds(const std::string& path, const std::string& bounds);
 
  private:
   std::map<std::string, Field> fields_;  // by path, sorted
@@ -98,6 +100,10 @@ constexpr size_t kMaxJsonDepth = 100;
 // (with the byte offset where known) for malformed text, out-of-range numbers and too deep nesting.
 // An empty origin leaves out the "ORIGIN: " (for a caller that names the place itself).
 nlohmann::json parse_json(const std::string& text, const std::string& origin, const std::string& hint = "");
+
+// A value's bounds, checked where it is read and recorded in the field catalogue (the generated
+// scenario fields page shows them): throws JsonError(path, "must be " + bounds) if !within.
+void check_bounds(bool within, const std::string& path, const std::string& bounds);
 
 uint64_t as_u64(const nlohmann::json& j, const std::string& path);
 double as_number(const nlohmann::json& j, const std::string& path);

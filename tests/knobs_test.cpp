@@ -48,13 +48,27 @@ TEST(Knobs, EachSeedDrawsWithinTheDeclaredRangesAndTheSameSeedDrawsTheSame) {
 }
 
 TEST(Knobs, TheTraceHeaderHoldsTheDrawnScenarioSoReplayDoesNotDrawAgain) {
-  const RunResult r = run_scenario(with_knobs(), 7);
+  const RunResult r = run_scenario(draw_knobs(with_knobs(), 7), 7);
   const nlohmann::json doc = r.trace->to_json();
   const nlohmann::json& scenario = doc["header"]["scenario"];
   EXPECT_FALSE(scenario.contains("knobs"));
   EXPECT_EQ(scenario["node"]["cache_mb"], scenario["knobs_drawn"]["node.cache_mb"]);
   const ReplayResult again = replay(doc, "k.json");
   EXPECT_FALSE(again.divergence.has_value());
+}
+
+TEST(Knobs, ARecordedScenarioWithKnobsLeftIsRefusedNamingTheField) {
+  nlohmann::json doc = run_scenario(draw_knobs(with_knobs(), 7), 7).trace->to_json();
+  doc["header"]["scenario"]["knobs"] = with_knobs().source["knobs"];  // as if never drawn
+  try {
+    replay(doc, "k.json");
+    FAIL() << "a header scenario with knobs left must be refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("k.json: /header/scenario/knobs"), std::string::npos) << e.what();
+  }
+  // Drawn, it replays: the refusal is about the knobs alone.
+  doc["header"]["scenario"].erase("knobs");
+  EXPECT_FALSE(replay(doc, "k.json").divergence.has_value());
 }
 
 TEST(Buggify, OffNeverFiresAndOnDecidesPerSiteDeterministically) {
@@ -83,7 +97,7 @@ TEST(Buggify, OffNeverFiresAndOnDecidesPerSiteDeterministically) {
 TEST(Liveness, ANodeThatConvergesAfterTheFaultsPasses) {
   const Scenario s = load_scenario(kSource + "/scenarios/swarm_ttl.json", {"duration_ms=20000", "liveness_ms=30000"});
   for (uint64_t seed = 1; seed <= 4; ++seed) {
-    const RunResult r = run_scenario(s, seed);
+    const RunResult r = run_scenario(draw_knobs(s, seed), seed);
     ASSERT_TRUE(r.ok) << "seed " << seed << ": " << r.violations.front().detail;
     bool converged = false;
     for (const auto& e : r.trace->events()) converged = converged || e["kind"] == "converged";

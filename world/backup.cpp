@@ -30,13 +30,13 @@ class BackupSystem final : public DocSystem {
   using DocSystem::DocSystem;
 
   void spawn_actors(const std::string& suffix) override {
-    sim::Simulator& sim = world_.sim();
-    const BackupSpec& spec = world_.scenario().backup;
+    sim::Simulator& sim = run_.sim();
+    const BackupSpec& spec = run_.scenario().backup;
     const uint64_t hot = spec.hot_docs, warm = spec.warm_docs, warm_every = spec.warm_every;
     sim.spawn("hot-writer" + suffix, "node", [this, hot] { updater("test.hot", hot, 1); });
     sim.spawn("warm-writer" + suffix, "node", [this, warm, warm_every] { updater("test.warm", warm, warm_every); });
     sim.spawn("appender" + suffix, "node", [this] { appender(); });
-    if (world_.scenario().backup.mode != BackupMode::kNone && !backup_done_) {
+    if (run_.scenario().backup.mode != BackupMode::kNone && !backup_done_) {
       sim.spawn("backup" + suffix, "node", [this] { backup(); });
     }
     spawn_oplog_trimmer(suffix);
@@ -46,8 +46,8 @@ class BackupSystem final : public DocSystem {
   // (until the next backup's pin drops them) and keep old blocks from being reused. Reported.
   // A backup that was due finishes or is abandoned cleanly (its pins dropped).
   std::string liveness_pending(int64_t since_ns) const override {
-    const BackupSpec& spec = world_.scenario().backup;
-    const bool due = spec.mode != BackupMode::kNone && world_.sim().now_ns() >= spec.start_ns;
+    const BackupSpec& spec = run_.scenario().backup;
+    const bool due = spec.mode != BackupMode::kNone && run_.sim().now_ns() >= spec.start_ns;
     if (copying_) return "the backup is still copying";
     return due && !backup_done_ ? "the backup has neither finished nor been abandoned" : "";
   }
@@ -61,7 +61,7 @@ class BackupSystem final : public DocSystem {
   void report_stale_pins(WT_CONNECTION* conn) {
     const std::vector<std::string> pinned = pinned_tables(conn);
     if (pinned.empty()) return;
-    world_.trace().event(world_.sim().now_ns(), "backup", "stale_backup_pins", {{"tables", pinned}});
+    run_.trace().event(run_.sim().now_ns(), "backup", "stale_backup_pins", {{"tables", pinned}});
   }
 
   std::vector<std::string> pinned_tables(WT_CONNECTION* conn) {
@@ -83,7 +83,7 @@ class BackupSystem final : public DocSystem {
     auto problems = DocSystem::validate(conn);
     // Checked once the backup finished: mid-backup pins are the point, and without the sentinel an
     // abandoned backup's pins are expected (reported as stale_backup_pins instead).
-    if (!backup_done_ || world_.disk().exists(kSentinel)) return problems;
+    if (!backup_done_ || host_.disk().exists(kSentinel)) return problems;
     for (const std::string& t : pinned_tables(conn)) {
       problems.emplace_back(properties::Property::kBackupLeavesNoPin, t + " still holds the backup checkpoint");
     }
@@ -93,30 +93,30 @@ class BackupSystem final : public DocSystem {
   // The sentinel protocol, before WiredTiger opens: a node that crashed mid-backup discards the
   // stale WiredTiger.backup and the partial copy and does a normal crash recovery.
   void before_open() override {
-    faults::Disk& disk = world_.disk();
-    if (!world_.scenario().backup.sentinel || !disk.exists(kSentinel)) return;
+    faults::Disk& disk = host_.disk();
+    if (!run_.scenario().backup.sentinel || !disk.exists(kSentinel)) return;
     if (planted::active(planted::Bug::kSkipSentinelCheck)) return;
     const bool stale = disk.exists("WiredTiger.backup");
     if (stale) disk.remove("WiredTiger.backup", /*durable=*/true);
     destination_ = std::make_unique<faults::Disk>();
-    world_.reached(properties::Marker::kSentinelRecovery);
-    world_.trace().event(world_.sim().now_ns(), "backup", "sentinel_found", {{"stale_backup_file_removed", stale}});
+    run_.reached(properties::Marker::kSentinelRecovery);
+    run_.trace().event(run_.sim().now_ns(), "backup", "sentinel_found", {{"stale_backup_file_removed", stale}});
   }
 
   // ... and only after a successful open (and a checkpoint) the sentinel goes, with the pins of
   // the abandoned backup.
   void after_open(WT_CONNECTION* conn) override {
-    if (!world_.scenario().backup.sentinel) return report_stale_pins(conn);
-    if (!world_.disk().exists(kSentinel)) return;
+    if (!run_.scenario().backup.sentinel) return report_stale_pins(conn);
+    if (!host_.disk().exists(kSentinel)) return;
     engine::OperationContext op(conn);
     const auto drop_pins = [&] {
       const int ret = engine::drop_backup_checkpoint(op.session());
       return ret != 0 ? ret : op.session()->checkpoint(op.session(), nullptr);
     };
     // A failure keeps the sentinel: the next start tries again.
-    if (world_.node_call("sentinel_clear", drop_pins, {.handle_failure = false}) != 0) return;
+    if (host_.node_call("sentinel_clear", drop_pins, {.handle_failure = false}) != 0) return;
     remove_sentinel();
-    world_.trace().event(world_.sim().now_ns(), "backup", "sentinel_cleared", nlohmann::json::object());
+    run_.trace().event(run_.sim().now_ns(), "backup", "sentinel_cleared", nlohmann::json::object());
   }
 
  private:
@@ -128,7 +128,7 @@ class BackupSystem final : public DocSystem {
     if (!s.ok() || loaded_) return s;
     int ret = 0;
     loaded_ = true;  // the initial data, once
-    const BackupSpec& spec = world_.scenario().backup;
+    const BackupSpec& spec = run_.scenario().backup;
     const std::pair<const char*, uint64_t> initial[] = {
         {"test.hot", spec.hot_docs}, {"test.warm", spec.warm_docs}, {"test.append", spec.append_docs}, {"test.cold", spec.cold_docs}};
     for (const auto& [ns, n] : initial) {
@@ -147,33 +147,33 @@ class BackupSystem final : public DocSystem {
   }
 
   void updater(const std::string& ns, uint64_t docs, uint64_t slowdown) {
-    const ClientScope scope(world_);
-    engine::OperationContext op(world_.node().conn());
-    sim::Simulator& sim = world_.sim();
-    sim::Rng rng = sim::stream(world_.seed(), "workload." + ns + world_.generation_suffix());
-    while (sim.now_ns() < world_.end_ns()) {
-      sim.sleep_for(world_.scenario().workload.think_ns * static_cast<sim::Nanos>(slowdown));
-      if (sim.now_ns() >= world_.end_ns()) break;
+    const ClientScope scope(run_);
+    engine::OperationContext op(host_.node().conn());
+    sim::Simulator& sim = run_.sim();
+    sim::Rng rng = sim::stream(run_.seed(), "workload." + ns + host_.generation_suffix());
+    while (sim.now_ns() < run_.end_ns()) {
+      sim.sleep_for(run_.scenario().workload.think_ns * static_cast<sim::Nanos>(slowdown));
+      if (sim.now_ns() >= run_.end_ns()) break;
       const uint64_t id = rng.below(docs);
-      const engine::WriteConcern wc{rng.chance(world_.scenario().workload.durable_fraction)};
+      const engine::WriteConcern wc{rng.chance(run_.scenario().workload.durable_fraction)};
       write("update", [&] { return engine_->update(op, ns, {{"_id", id}}, {{"$inc", {{"v", 1}}}}, false, false, wc); });
       ++rewrites_[ns];
     }
   }
 
   void appender() {
-    const ClientScope scope(world_);
-    engine::OperationContext op(world_.node().conn());
-    sim::Simulator& sim = world_.sim();
-    while (sim.now_ns() < world_.end_ns()) {
-      sim.sleep_for(world_.scenario().workload.think_ns * static_cast<sim::Nanos>(world_.scenario().backup.append_every));
-      if (sim.now_ns() >= world_.end_ns()) break;
+    const ClientScope scope(run_);
+    engine::OperationContext op(host_.node().conn());
+    sim::Simulator& sim = run_.sim();
+    while (sim.now_ns() < run_.end_ns()) {
+      sim.sleep_for(run_.scenario().workload.think_ns * static_cast<sim::Nanos>(run_.scenario().backup.append_every));
+      if (sim.now_ns() >= run_.end_ns()) break;
       write("insert", [&] { return engine_->insert_many(op, "test.append", {doc(next_append_++, 0)}, {}); });
     }
   }
 
   void create_sentinel() {
-    faults::Disk& disk = world_.disk();
+    faults::Disk& disk = host_.disk();
     const faults::InodeId id = disk.open(kSentinel, /*create=*/true, /*durable_entry=*/true);
     disk.write(id, 0, "1", 1);
     disk.sync(id);
@@ -181,8 +181,8 @@ class BackupSystem final : public DocSystem {
   }
 
   void remove_sentinel() {
-    world_.disk().remove(kSentinel, /*durable=*/false);
-    world_.disk().sync_directory();
+    host_.disk().remove(kSentinel, /*durable=*/false);
+    host_.disk().sync_directory();
   }
 
   // Copies one file from the node's disk to the destination, paying the bandwidth in virtual
@@ -190,7 +190,7 @@ class BackupSystem final : public DocSystem {
   // copy_error_ (ENOSPC) and stops.
   uint64_t copy_file(const std::string& name) {
     if (copy_error_ != 0) return 0;
-    faults::Disk& disk = world_.disk();
+    faults::Disk& disk = host_.disk();
     const faults::InodeId src = disk.open(name, false, false);
     if (src == 0) return 0;
     const faults::InodeId dst = destination_->open(name, true, true);
@@ -203,11 +203,11 @@ class BackupSystem final : public DocSystem {
       done += n;
       // Reading the source takes the node's disk queue at disk speed; the rest of the copy's time
       // (the destination's rate) does not, so WiredTiger's checkpoints and commits go on meanwhile.
-      const sim::Nanos copy_ns = static_cast<sim::Nanos>(n) * 1000 / static_cast<sim::Nanos>(world_.scenario().backup.copy_mb_per_s);
-      const sim::Nanos read_ns = static_cast<sim::Nanos>(n) * world_.scenario().cost.disk_per_byte_ns;
-      world_.pay_disk(read_ns);
-      if (copy_ns > read_ns) world_.sim().sleep_for(copy_ns - read_ns);
-      peak_disk_ = std::max(peak_disk_, world_.table_file_bytes());
+      const sim::Nanos copy_ns = static_cast<sim::Nanos>(n) * 1000 / static_cast<sim::Nanos>(run_.scenario().backup.copy_mb_per_s);
+      const sim::Nanos read_ns = static_cast<sim::Nanos>(n) * run_.scenario().cost.disk_per_byte_ns;
+      host_.pay_disk(read_ns);
+      if (copy_ns > read_ns) run_.sim().sleep_for(copy_ns - read_ns);
+      peak_disk_ = std::max(peak_disk_, host_.table_file_bytes());
     }
     destination_->sync(dst);
     return done;
@@ -219,7 +219,7 @@ class BackupSystem final : public DocSystem {
     std::vector<std::pair<std::string, std::string>> tables;  // (ns or "", table uri), by name
     tables.emplace_back("", engine::Catalog::kUri);
     for (const auto& [ns, coll] : engine_->catalog().collections()) tables.emplace_back(ns, coll.table);
-    const BackupOrder order = world_.scenario().backup.order;
+    const BackupOrder order = run_.scenario().backup.order;
     if (order == BackupOrder::kName) return tables;
     std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) {
       return order == BackupOrder::kHottestFirst ? rewrites_[a.first] > rewrites_[b.first] : rewrites_[a.first] < rewrites_[b.first];
@@ -228,29 +228,29 @@ class BackupSystem final : public DocSystem {
   }
 
   void backup() {
-    const BackupSpec& spec = world_.scenario().backup;
-    sim::Simulator& sim = world_.sim();
+    const BackupSpec& spec = run_.scenario().backup;
+    sim::Simulator& sim = run_.sim();
     const sim::Nanos start_ns = spec.start_ns;
-    if (sim.now_ns() < start_ns) sim.sleep_until(std::min(start_ns, world_.end_ns()));
-    if (sim.now_ns() >= world_.end_ns()) return;
-    engine::OperationContext op(world_.node().conn());
+    if (sim.now_ns() < start_ns) sim.sleep_until(std::min(start_ns, run_.end_ns()));
+    if (sim.now_ns() >= run_.end_ns()) return;
+    engine::OperationContext op(host_.node().conn());
     destination_ = std::make_unique<faults::Disk>();
     if (spec.destination_mb > 0) destination_->set_capacity(spec.destination_mb << 20);
     copy_error_ = 0;
-    const uint64_t disk_before = world_.table_file_bytes();
+    const uint64_t disk_before = host_.table_file_bytes();
     peak_disk_ = disk_before;
     if (spec.sentinel) create_sentinel();
-    world_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", to_string(spec.mode)}, {"disk_bytes", disk_before}});
+    run_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", to_string(spec.mode)}, {"disk_bytes", disk_before}});
     uint64_t copied = 0;
     models::KvState expected;
     const auto copy = [&] {
       return spec.mode == BackupMode::kRelease ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
     };
-    if (world_.node_call("backup", copy, {.busy = &copying_}) != 0) return;
+    if (host_.node_call("backup", copy, {.busy = &copying_}) != 0) return;
     if (copy_error_ != 0) return abandon(op, start_ns);
     if (spec.sentinel) remove_sentinel();
     backup_done_ = true;
-    world_.trace().event(sim.now_ns(), sim.current().name, "backup_done",
+    run_.trace().event(sim.now_ns(), sim.current().name, "backup_done",
                          {{"mode", to_string(spec.mode)}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}, {"bytes_copied", copied},
                           {"disk_before", disk_before}, {"peak_disk", peak_disk_}});
     check_restore(expected);
@@ -259,21 +259,21 @@ class BackupSystem final : public DocSystem {
   // A failed copy fails the backup, never the node: the pins go, the partial copy is discarded,
   // the sentinel is removed, and the reason is recorded.
   void abandon(engine::OperationContext& op, sim::Nanos start_ns) {
-    const int dropped = world_.node_call("backup_abandon", [&] { return engine::drop_backup_checkpoint(op.session()); },
+    const int dropped = host_.node_call("backup_abandon", [&] { return engine::drop_backup_checkpoint(op.session()); },
                                          {.handle_failure = false});
-    if (world_.scenario().backup.sentinel) remove_sentinel();
+    if (run_.scenario().backup.sentinel) remove_sentinel();
     destination_ = std::make_unique<faults::Disk>();
     backup_done_ = true;  // not retried
-    world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "backup_failed",
+    run_.trace().event(run_.sim().now_ns(), run_.sim().current().name, "backup_failed",
                          {{"error", std::string("backup destination: ") + std::strerror(copy_error_)},
-                          {"pins_dropped", dropped == 0}, {"took_ms", (world_.sim().now_ns() - start_ns) / sim::kNsPerMs}});
+                          {"pins_dropped", dropped == 0}, {"took_ms", (run_.sim().now_ns() - start_ns) / sim::kNsPerMs}});
   }
 
   int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
     // The point in time is a checkpoint taken just before the cursor opens; log files are not
     // copied, so the restore is exactly that checkpoint.
-    snapshot_seq_ = world_.model().next_seq() - 1;
-    *expected = world_.model().committed_state();
+    snapshot_seq_ = run_.model().next_seq() - 1;
+    *expected = run_.model().committed_state();
     int ret = op.session()->checkpoint(op.session(), nullptr);
     if (ret != 0) return ret;
     WT_CURSOR* cursor = nullptr;
@@ -282,14 +282,14 @@ class BackupSystem final : public DocSystem {
     for (const std::string& f : files) {
       if (f.rfind("WiredTigerLog.", 0) == 0) continue;
       *copied += copy_file(f);
-      world_.after_wt_call();
+      host_.after_wt_call();
     }
     return engine::close_backup_cursor(cursor);  // a failed copy still closes the cursor
   }
 
   int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
-    snapshot_seq_ = world_.model().next_seq() - 1;
-    *expected = world_.model().committed_state();  // what the named checkpoint holds
+    snapshot_seq_ = run_.model().next_seq() - 1;
+    *expected = run_.model().committed_state();  // what the named checkpoint holds
     int ret = engine::pin_backup_checkpoint(op.session());
     if (ret != 0) return ret;
     // The metadata, captured at once (a brief backup cursor writes WiredTiger.backup).
@@ -308,11 +308,11 @@ class BackupSystem final : public DocSystem {
       if (ret != 0) return ret;
       *copied += copy_file(file_of(table));
       if (copy_error_ != 0) return 0;  // abandoned by the caller
-      world_.after_wt_call();
+      host_.after_wt_call();
       const bool released = planted::active(planted::Bug::kReleaseBeforeCopy);
       if (!released && (ret = engine::release_backup_checkpoint(op.session(), table)) != 0) return ret;
-      world_.after_wt_call();
-      world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "table_released",
+      host_.after_wt_call();
+      run_.trace().event(run_.sim().now_ns(), run_.sim().current().name, "table_released",
                            {{"table", table}, {"ns", ns.empty() ? engine::Catalog::kUri : ns}});
     }
     return 0;
@@ -346,7 +346,7 @@ class BackupSystem final : public DocSystem {
       const std::string ns = key.substr(0, key.find('|'));
       collections[ns] = collections.value(ns, 0) + 1;
     }
-    world_.trace().event(world_.sim().now_ns(), "backup", "restore_checked",
+    run_.trace().event(run_.sim().now_ns(), "backup", "restore_checked",
                          {{"documents", expected.size()}, {"snapshot_seq", snapshot_seq_}, {"collections", collections},
                           {"state_digest", History::state_digest(expected)}});
   }
@@ -357,7 +357,7 @@ class BackupSystem final : public DocSystem {
     engine::OperationContext op(conn);
     WT_SESSION* s = op.session();
     int ret = 0;
-    if (first && world_.scenario().backup.mode == BackupMode::kRelease) {
+    if (first && run_.scenario().backup.mode == BackupMode::kRelease) {
       ret = s->drop(s, engine::DocumentEngine::kOplogUri, "force=true");
       if (ret == 0) ret = s->create(s, engine::DocumentEngine::kOplogUri, "key_format=q,value_format=u");
       if (ret != 0) return ret;
@@ -390,6 +390,6 @@ class BackupSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_backup_system(RunContext& world) { return std::make_unique<BackupSystem>(world); }
+std::unique_ptr<System> make_backup_system(RunContext& run, NodeContext& host) { return std::make_unique<BackupSystem>(run, host); }
 
 }  // namespace wtsim::world

@@ -57,18 +57,18 @@ std::string render_bson(const std::string& value) {
 
 int DocSystem::open(WT_CONNECTION* conn) {
   close();
-  world_.model().set_renderer(render_bson);
+  run_.model().set_renderer(render_bson);
   engine::EngineConfig config;
-  config.policy = world_.scenario().node.lock_policy;
-  config.cost = world_.scenario().cost;
-  config.oplog = world_.scenario().node.oplog;
-  config.oplog_max_entries = world_.scenario().node.oplog_max_entries;
+  config.policy = run_.scenario().node.lock_policy;
+  config.cost = run_.scenario().cost;
+  config.oplog = run_.scenario().node.oplog;
+  config.oplog_max_entries = run_.scenario().node.oplog_max_entries;
   engine::EngineEnv env;
-  env.sim = &world_.sim();
-  env.cpu = &world_.cpu();
-  env.file_bytes = [this](const std::string& file) { return world_.file_bytes(file); };
+  env.sim = &run_.sim();
+  env.cpu = &run_.cpu();
+  env.file_bytes = [this](const std::string& file) { return host_.file_bytes(file); };
   env.observer = this;
-  env.buggify = &world_.buggify();
+  env.buggify = &run_.buggify();
   engine_ = std::make_unique<engine::DocumentEngine>(config, env, conn);
   engine_->locks().set_safety_judge(properties::mongodb_modes_compatible);
   op_ = std::make_unique<engine::OperationContext>(conn);
@@ -117,7 +117,7 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
   std::vector<properties::Finding> problems;
   engine::OperationContext op(conn);
   std::vector<std::string> tables = {engine::Catalog::kUri};
-  if (world_.scenario().node.oplog) tables.push_back(engine::DocumentEngine::kOplogUri);
+  if (run_.scenario().node.oplog) tables.push_back(engine::DocumentEngine::kOplogUri);
   for (const auto& [ns, coll] : engine_->catalog().collections()) {
     const engine::ValidateResult v = engine_->validate(op, ns);
     for (const std::string& e : v.errors) problems.emplace_back(properties::Property::kIndexConsistency, ns + ": " + e);
@@ -134,7 +134,7 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
     const int ret = op.session()->verify(op.session(), t.c_str(), nullptr);
     if (ret != 0) problems.emplace_back(properties::Property::kTablesVerify, "verify " + t + ": " + wiredtiger_strerror(ret));
   }
-  if (world_.scenario().node.oplog) check_oplog(conn, &problems);
+  if (run_.scenario().node.oplog) check_oplog(conn, &problems);
   if (engine_->locks().conflict_violations() > 0) {
     problems.emplace_back(properties::Property::kLockSafety, std::to_string(engine_->locks().conflict_violations()) + " conflicting grants");
   }
@@ -176,10 +176,10 @@ void DocSystem::close() {
 
 // The engine's counters of interesting events, once per node generation (before it goes).
 void DocSystem::count_coverage(engine::DocumentEngine& e) {
-  world_.reached(properties::Marker::kWriteConflictRetried, e.metrics().write_conflicts);
-  world_.reached(properties::Marker::kRecordMoved, e.metrics().record_moves);
-  world_.reached(properties::Marker::kTtlDeleted, e.metrics().ttl.deleted_documents);
-  world_.reached(properties::Marker::kLockWaited, e.locks().waits());
+  run_.reached(properties::Marker::kWriteConflictRetried, e.metrics().write_conflicts);
+  run_.reached(properties::Marker::kRecordMoved, e.metrics().record_moves);
+  run_.reached(properties::Marker::kTtlDeleted, e.metrics().ttl.deleted_documents);
+  run_.reached(properties::Marker::kLockWaited, e.locks().waits());
 }
 
 std::vector<properties::Marker> DocSystem::busy_phases() const {
@@ -190,7 +190,7 @@ std::vector<properties::Marker> DocSystem::busy_phases() const {
 
 nlohmann::json DocSystem::sample_metrics() {
   if (!engine_) return nullptr;
-  engine::OperationContext op(world_.node().conn());
+  engine::OperationContext op(host_.node().conn());
   // WiredTiger's statistics and the real file sizes included: its threads are fibers of the
   // seeded scheduler, so they are part of the deterministic run (and of the hash).
   nlohmann::json sample = {{"serverStatus", engine_->server_status(op)}};
@@ -205,14 +205,14 @@ std::vector<properties::Finding> DocSystem::take_findings() {
 }
 
 void DocSystem::spawn_oplog_trimmer(const std::string& suffix) {
-  if (!world_.scenario().node.oplog) return;
-  world_.sim().spawn("oplog-trimmer" + suffix, "node", [this] {
-    engine::OperationContext op(world_.node().conn());
-    sim::Simulator& sim = world_.sim();
-    while (sim.now_ns() < world_.end_ns()) {
-      sim.sleep_until(std::min(sim.now_ns() + sim::kNsPerSec, world_.end_ns()));
-      if (sim.now_ns() >= world_.end_ns()) break;
-      world_.node_call("trim_oplog", [&] { return engine_->trim_oplog(op); });
+  if (!run_.scenario().node.oplog) return;
+  run_.sim().spawn("oplog-trimmer" + suffix, "node", [this] {
+    engine::OperationContext op(host_.node().conn());
+    sim::Simulator& sim = run_.sim();
+    while (sim.now_ns() < run_.end_ns()) {
+      sim.sleep_until(std::min(sim.now_ns() + sim::kNsPerSec, run_.end_ns()));
+      if (sim.now_ns() >= run_.end_ns()) break;
+      host_.node_call("trim_oplog", [&] { return engine_->trim_oplog(op); });
     }
   });
 }
@@ -229,7 +229,7 @@ uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, b
     if (!w.ttl_field.empty()) check_ttl_delete(w);
     kv.push_back({key, w.post_image != nullptr ? models::Value{std::string(w.post_bson)} : std::nullopt});
   }
-  const uint64_t seq = world_.history().invoke(std::move(kv), durable, commit_details(writes));
+  const uint64_t seq = run_.history().invoke(std::move(kv), durable, commit_details(writes));
   durable_[seq] = durable;
   return seq;
 }
@@ -256,7 +256,7 @@ nlohmann::json DocSystem::commit_details(const std::vector<engine::DocWrite>& wr
   const engine::Document* value = engine::get_path(*first.pre_image, std::string(first.ttl_field));
   details["ttl"] = {{"value", value != nullptr ? *value : engine::Document()}};
   // Absent: the same bound as this actor's previous TTL delete (one per index and pass).
-  int64_t& last_bound_ms = last_ttl_bound_ms_[world_.sim().current().name];
+  int64_t& last_bound_ms = last_ttl_bound_ms_[run_.sim().current().name];
   if (first.ttl_bound_ms != last_bound_ms) details["ttl"]["bound_ms"] = first.ttl_bound_ms;
   last_bound_ms = first.ttl_bound_ms;
   if (ttl_indexes(first.ns) > 1) details["ttl"]["index"] = first.ttl_index;
@@ -265,18 +265,18 @@ nlohmann::json DocSystem::commit_details(const std::vector<engine::DocWrite>& wr
 
 uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view row) {
   assert(!ns.empty() && !row.empty());
-  const uint64_t seq = world_.history().invoke({{catalog_key(ns), models::Value{std::string(row)}}}, true,
+  const uint64_t seq = run_.history().invoke({{catalog_key(ns), models::Value{std::string(row)}}}, true,
                                               {{"ns", ns}, {"op", "catalog"}, {"row", nlohmann::json::parse(row)}});
   durable_[seq] = true;
   return seq;
 }
 
 void DocSystem::after_commit(uint64_t ticket, int ret) {
-  world_.after_wt_call();  // a fenced node acknowledges nothing
+  host_.after_wt_call();  // a fenced node acknowledges nothing
   if (ret != 0) {
-    world_.history().info(ticket, "commit failed");
+    run_.history().info(ticket, "commit failed");
     last_n_.clear();  // the chain of images is broken for now
-    ++world_.stats().commits_failed;
+    ++run_.stats().commits_failed;
     durable_.erase(ticket);
     return;
   }
@@ -284,15 +284,15 @@ void DocSystem::after_commit(uint64_t ticket, int ret) {
 }
 
 void DocSystem::after_flush(const std::vector<uint64_t>& tickets, int ret) {
-  world_.after_wt_call();
+  host_.after_wt_call();
   if (ret != 0) return;  // the failure is fatal to the node: the tickets stay in doubt
   for (uint64_t t : tickets) ack(t);
 }
 
 void DocSystem::ack(uint64_t ticket) {
-  world_.history().ok(ticket);
+  run_.history().ok(ticket);
   durable_.erase(ticket);
-  ++world_.stats().commits_acked;
+  ++run_.stats().commits_acked;
 }
 
 // Exactly-once $inc (properties/document_properties.h); the last committed counter per key.
@@ -316,7 +316,7 @@ void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
   d.indexed_value = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
   d.now_ms = engine_->now_ms();
   d.expire_after_s = w.ttl_expire_after_s;
-  d.on_primary = world_.scenario().ttl.primary;
+  d.on_primary = run_.scenario().ttl.primary;
   if (auto f = properties::check_ttl_delete(d)) finding(f->first, f->second);
 }
 

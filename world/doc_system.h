@@ -10,13 +10,14 @@
 
 #include "engine/engine.h"
 #include "world/system.h"
+#include "world/node_context.h"
 #include "world/run_context.h"
 
 namespace wtsim::world {
 
 class DocSystem : public System, public engine::CommitObserver {
  public:
-  explicit DocSystem(RunContext& world) : world_(world) {}
+  DocSystem(RunContext& run, NodeContext& host) : run_(run), host_(host) {}
 
   int open(WT_CONNECTION* conn) override;
   int read_state(WT_CONNECTION* conn, models::KvState* out) override;
@@ -45,8 +46,8 @@ class DocSystem : public System, public engine::CommitObserver {
   // A client's write command, through RunContext::node_call; its success is the client's progress.
   template <class Call>
   engine::WriteResult write(const char* what, Call&& call) {
-    engine::WriteResult r = world_.node_call(what, std::forward<Call>(call));
-    if (r.status.ok()) world_.note_progress();
+    engine::WriteResult r = host_.node_call(what, std::forward<Call>(call));
+    if (r.status.ok()) run_.note_progress();
     return r;
   }
   void finding(properties::Property property, const std::string& detail);
@@ -58,7 +59,8 @@ class DocSystem : public System, public engine::CommitObserver {
   // Trims the oplog to its size once a virtual second, as MongoDB's oplog truncation does.
   void spawn_oplog_trimmer(const std::string& suffix);
 
-  RunContext& world_;
+  RunContext& run_;
+  NodeContext& host_;
   std::unique_ptr<engine::DocumentEngine> engine_;
 
  private:
@@ -83,10 +85,10 @@ int put_collection(engine::OperationContext& op, const engine::CollectionSpec& c
 // Adds every catalog row, as stored, to a model state (read_state, restore checks).
 int put_catalog_rows(engine::OperationContext& op, models::KvState* state);
 
-std::unique_ptr<System> make_mixed_doc_system(RunContext& world);
-std::unique_ptr<System> make_time_series_system(RunContext& world);
-std::unique_ptr<System> make_padding_system(RunContext& world);
-std::unique_ptr<System> make_backup_system(RunContext& world);
-std::unique_ptr<System> make_script_system(RunContext& world);
+std::unique_ptr<System> make_mixed_doc_system(RunContext& run, NodeContext& host);
+std::unique_ptr<System> make_time_series_system(RunContext& run, NodeContext& host);
+std::unique_ptr<System> make_padding_system(RunContext& run, NodeContext& host);
+std::unique_ptr<System> make_backup_system(RunContext& run, NodeContext& host);
+std::unique_ptr<System> make_script_system(RunContext& run, NodeContext& host);
 
 }  // namespace wtsim::world

@@ -64,6 +64,14 @@ std::vector<std::pair<std::string, nlohmann::json>> knob_extremes(const std::vec
   return out;
 }
 
+Scenario recorded_scenario(const nlohmann::json& header_scenario, const std::string& origin) {
+  Scenario s = scenario_from_json(header_scenario, origin + " (header)");
+  if (!s.knobs.empty()) {
+    throw std::invalid_argument(origin + ": /header/scenario/knobs: a recorded scenario has its knobs drawn (knobs_drawn); this one has knobs left");
+  }
+  return s;
+}
+
 Scenario draw_knobs(const Scenario& s, uint64_t seed) {
   if (s.knobs.empty()) return s;
   sim::Rng rng = sim::stream(seed, "knobs");

@@ -31,5 +31,8 @@ std::vector<KnobSpec> knobs_from_json(const nlohmann::json& j);
 std::vector<std::pair<std::string, nlohmann::json>> knob_extremes(const std::vector<KnobSpec>& knobs);
 // The scenario this seed runs: its knobs drawn and applied. Unchanged if it has none.
 Scenario draw_knobs(const Scenario& s, uint64_t seed);
+// The scenario a trace's header recorded (replay, shrink): its knobs were drawn before the run,
+// so one with knobs left is refused (std::invalid_argument naming `origin`'s /header/scenario/knobs).
+Scenario recorded_scenario(const nlohmann::json& header_scenario, const std::string& origin);
 
 }  // namespace wtsim::world

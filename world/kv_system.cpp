@@ -5,6 +5,7 @@
 
 #include "engine/kv_store.h"
 #include "world/system.h"
+#include "world/node_context.h"
 #include "world/run_context.h"
 
 namespace wtsim::world {
@@ -18,7 +19,7 @@ std::string key_name(uint64_t k) {
 
 class KvSystem final : public System {
  public:
-  explicit KvSystem(RunContext& world) : world_(world) {}
+  KvSystem(RunContext& run, NodeContext& host) : run_(run), host_(host) {}
 
   int open(WT_CONNECTION* conn) override {
     engine::KvSession session(conn);
@@ -38,8 +39,8 @@ class KvSystem final : public System {
   }
 
   void spawn_actors(const std::string& suffix) override {
-    for (uint64_t i = 0; i < world_.scenario().workload.writers; ++i) {
-      world_.sim().spawn("writer-" + std::to_string(i) + suffix, "node", [this, i] { writer(static_cast<int>(i)); });
+    for (uint64_t i = 0; i < run_.scenario().workload.writers; ++i) {
+      run_.sim().spawn("writer-" + std::to_string(i) + suffix, "node", [this, i] { writer(static_cast<int>(i)); });
     }
   }
 
@@ -47,7 +48,7 @@ class KvSystem final : public System {
 
  private:
   std::vector<models::KvWrite> draw_writes(sim::Rng& rng, uint64_t value_id, uint64_t* bytes) {
-    const WorkloadSpec& w = world_.scenario().workload;
+    const WorkloadSpec& w = run_.scenario().workload;
     const uint64_t n = static_cast<uint64_t>(rng.between(1, static_cast<int64_t>(w.keys_per_txn_max)));
     std::set<uint64_t> keys;
     while (keys.size() < std::min(n, w.keys)) keys.insert(rng.below(w.keys));
@@ -66,49 +67,50 @@ class KvSystem final : public System {
   }
 
   void writer(int index) {
-    const ClientScope scope(world_);
-    const WorkloadSpec& w = world_.scenario().workload;
-    const engine::CostModel& cost = world_.scenario().cost;
-    sim::Simulator& sim = world_.sim();
-    sim::Rng rng = sim::stream(world_.seed(), "workload.writer." + std::to_string(index) + world_.generation_suffix());
-    engine::KvSession session(world_.node().conn());
-    while (sim.now_ns() < world_.end_ns()) {
+    const ClientScope scope(run_);
+    const WorkloadSpec& w = run_.scenario().workload;
+    const engine::CostModel& cost = run_.scenario().cost;
+    sim::Simulator& sim = run_.sim();
+    sim::Rng rng = sim::stream(run_.seed(), "workload.writer." + std::to_string(index) + host_.generation_suffix());
+    engine::KvSession session(host_.node().conn());
+    while (sim.now_ns() < run_.end_ns()) {
       sim.sleep_for(rng.between(0, 2 * w.think_ns));
-      if (sim.now_ns() >= world_.end_ns()) break;
+      if (sim.now_ns() >= run_.end_ns()) break;
       const uint64_t value_id = ++values_drawn_;
       uint64_t bytes = 0;
       std::vector<models::KvWrite> writes = draw_writes(rng, value_id, &bytes);
       const bool durable = rng.chance(w.durable_fraction);
       // Rolled back: never in the model, so any of its values is a phantom.
-      const auto count_failed = [&] { ++world_.stats().commits_failed; };
-      if (world_.node_call("apply", [&] { return session.apply(writes); }, {RunContext::OnIoError::kRetry, count_failed}) != 0) {
+      const auto count_failed = [&] { ++run_.stats().commits_failed; };
+      if (host_.node_call("apply", [&] { return session.apply(writes); }, {NodeContext::OnIoError::kRetry, count_failed}) != 0) {
         continue;
       }
       // The commit enters the model's order here, not before apply: apply can wait (a full cache
       // hands the fiber to eviction) while another writer commits, and the log holds commits in
       // commit order (docs/findings.md, finding 18).
-      const uint64_t seq = world_.history().invoke(writes, durable, {{"value_id", value_id}});
+      const uint64_t seq = run_.history().invoke(writes, durable, {{"value_id", value_id}});
       const auto in_doubt = [&] {
-        world_.history().info(seq, "commit failed");
-        ++world_.stats().commits_failed;
+        run_.history().info(seq, "commit failed");
+        ++run_.stats().commits_failed;
       };
-      if (world_.node_call("commit", [&] { return session.commit(durable); }, {RunContext::OnIoError::kFatal, in_doubt}) != 0) {
+      if (host_.node_call("commit", [&] { return session.commit(durable); }, {NodeContext::OnIoError::kFatal, in_doubt}) != 0) {
         continue;
       }
-      world_.history().ok(seq);
-      world_.note_progress();
-      ++world_.stats().commits_acked;
-      world_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
+      run_.history().ok(seq);
+      run_.note_progress();
+      ++run_.stats().commits_acked;
+      run_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
                        cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
     }
   }
 
-  RunContext& world_;
+  RunContext& run_;
+  NodeContext& host_;
   uint64_t values_drawn_ = 0;  // each commit's values carry its own number (a phantom has none)
 };
 
 }  // namespace
 
-std::unique_ptr<System> make_kv_system(RunContext& world) { return std::make_unique<KvSystem>(world); }
+std::unique_ptr<System> make_kv_system(RunContext& run, NodeContext& host) { return std::make_unique<KvSystem>(run, host); }
 
 }  // namespace wtsim::world

@@ -26,18 +26,21 @@ void World::note_progress() {
   if (it != clients_.end()) it->second.last_ns = sim_.now_ns();
 }
 
+void World::client_abandoned(const std::string& fiber_name) {
+  if (auto it = clients_.find(fiber_name); it != clients_.end()) it->second.finished = true;  // as a cancelled client
+}
+
 std::string World::liveness_pending() const {
-  if (node_dead_) return "the node could not be restarted";
-  if (restarting_ || !node_->up()) return "the node is not up";
+  if (host_->dead() || host_->restarting() || !host_->up()) return host_->liveness_pending(fault_end_ns_);
   for (const auto& [name, c] : clients_) {
     if (!c.finished && c.last_ns < fault_end_ns_) return "client " + name + " has acknowledged nothing since the faults stopped";
   }
-  return system_->liveness_pending(fault_end_ns_);
+  return host_->liveness_pending(fault_end_ns_);
 }
 
 void World::liveness_phase() {
-  end_fault_phase();
-  disk_.set_capacity(faults::Disk::kUnlimited);
+  host_->end_fault_phase();
+  host_->lift_disk_full();
   trace_->event(sim_.now_ns(), "checker", "liveness_phase", {{"deadline_ms", end_ns_ / sim::kNsPerMs}});
   std::string pending = liveness_pending();
   while (!pending.empty() && sim_.now_ns() < end_ns_) {

@@ -13,7 +13,7 @@ class PaddingSystem final : public DocSystem {
   using DocSystem::DocSystem;
 
   void spawn_actors(const std::string& suffix) override {
-    world_.sim().spawn("client" + suffix, "node", [this] { client(); });
+    run_.sim().spawn("client" + suffix, "node", [this] { client(); });
     spawn_oplog_trimmer(suffix);
   }
 
@@ -21,18 +21,18 @@ class PaddingSystem final : public DocSystem {
   engine::Status create_schema(engine::OperationContext& op) override {
     engine::CollectionOptions options;
     options.padded = true;
-    options.power_of_2_sizes = world_.scenario().workload.power_of_2_sizes;
-    options.padding_rules = world_.scenario().workload.padding_rules;
+    options.power_of_2_sizes = run_.scenario().workload.power_of_2_sizes;
+    options.padding_rules = run_.scenario().workload.padding_rules;
     return engine_->create_collection(op, kNs, options);
   }
 
   void client() {
-    const ClientScope scope(world_);
-    const WorkloadSpec& w = world_.scenario().workload;
-    engine::OperationContext op(world_.node().conn());
-    sim::Rng rng = sim::stream(world_.seed(), "workload.padding" + world_.generation_suffix());
+    const ClientScope scope(run_);
+    const WorkloadSpec& w = run_.scenario().workload;
+    engine::OperationContext op(host_.node().conn());
+    sim::Rng rng = sim::stream(run_.seed(), "workload.padding" + host_.generation_suffix());
     const bool preset = w.padding_variant == PaddingVariant::kPreset;
-    for (; next_ < w.total_documents && world_.sim().now_ns() < world_.end_ns(); ++next_) {
+    for (; next_ < w.total_documents && run_.sim().now_ns() < run_.end_ns(); ++next_) {
       // The account's shell numbers are doubles (8 bytes in BSON).
       const double id = static_cast<double>(next_);
       engine::Document doc = {{"_id", id}};
@@ -43,7 +43,7 @@ class PaddingSystem final : public DocSystem {
         write("update", [&] { return engine_->update(op, kNs, {{"_id", id}}, {{"$inc", {{counter, 1.0}}}}, /*upsert=*/true, false, wc); });
       }
     }
-    if (next_ >= w.total_documents) world_.note_workload_done();
+    if (next_ >= w.total_documents) run_.note_workload_done();
   }
 
   uint64_t next_ = 0;  // survives restarts: the client resumes where it was cut
@@ -51,6 +51,6 @@ class PaddingSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_padding_system(RunContext& world) { return std::make_unique<PaddingSystem>(world); }
+std::unique_ptr<System> make_padding_system(RunContext& run, NodeContext& host) { return std::make_unique<PaddingSystem>(run, host); }
 
 }  // namespace wtsim::world

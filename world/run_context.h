@@ -1,14 +1,10 @@
 #pragma once
-// What a System and its actors see of a run (world/system.h): the run's parts, one way to call
-// into the node, the verdict's two entry points, and client bookkeeping. The world implements it;
-// its lifecycle (starts, crashes, recoveries, classification, the final checks) stays its own.
-#include <functional>
+// What a System and its actors see of the run they are part of (world/system.h): the run's
+// parts, the verdict's entry points, and client bookkeeping. The world implements it; what is
+// the node's (its connection, its disk, calling into it) is in NodeContext (world/node_context.h).
 #include <optional>
 #include <string>
 
-#include "engine/status.h"
-#include "faults/crash_mode.h"
-#include "faults/disk.h"
 #include "models/kv_model.h"
 #include "properties/coverage.h"
 #include "properties/violation.h"
@@ -17,31 +13,10 @@
 #include "sim/sync.h"
 #include "traces/trace.h"
 #include "world/history.h"
-#include "world/node.h"
 #include "world/scenario.h"
 #include "world/verdict.h"
 
 namespace wtsim::world {
-
-// Sets a flag for a scope (unwinding included: a crash cancels the fiber with an exception).
-class BusyFlag {
- public:
-  explicit BusyFlag(bool& flag) : flag_(flag) { flag_ = true; }
-  ~BusyFlag() { flag_ = false; }
-  BusyFlag(const BusyFlag&) = delete;
-  BusyFlag& operator=(const BusyFlag&) = delete;
-
- private:
-  bool& flag_;
-};
-
-// A node call's WiredTiger code: the call's own int, a Status's, or its result's status.
-inline int wt_code_of(int code) { return code; }
-inline int wt_code_of(const engine::Status& status) { return status.wt_code; }
-template <class Result>
-int wt_code_of(const Result& result) {
-  return result.status.wt_code;
-}
 
 class RunContext {
  public:
@@ -54,66 +29,15 @@ class RunContext {
   // Every commit's invocation and fate goes through the history, which tells the model.
   virtual History& history() = 0;
   virtual models::KvModel& model() = 0;
-  virtual Node& node() = 0;
-  virtual faults::Disk& disk() = 0;
   virtual sim::Resource& cpu() = 0;
   virtual sim::Buggify& buggify() = 0;
   virtual RunStats& stats() = 0;
-  virtual std::string generation_suffix() const = 0;  // ".g3": names the node's fibers
-  virtual uint64_t file_bytes(const std::string& name) const = 0;
-  // Bytes of every file but the log (the figure the backup account's inflation is measured in).
-  virtual uint64_t table_file_bytes() const = 0;
-
-  // --- Calling into the node. ---
-  // Whether an EIO or ENOSPC from a call ends the process, as MongoDB's fassert on a failed
-  // commit, log flush or checkpoint does; a write inside a transaction that rolls back is retried.
-  enum class OnIoError { kFatal, kRetry };
-  struct NodeCallOptions {
-    OnIoError on_io_error = OnIoError::kFatal;
-    // Runs when the call failed, before the failure is handled: undoes what the actor counted on
-    // (a commit that may or may not have happened goes in doubt).
-    std::function<void()> on_failure{};
-    // Held while the call runs and its fired faults drain: a crash they cause counts as one
-    // during the call (a coverage marker's phase).
-    bool* busy = nullptr;
-    // False: the caller answers a failure itself (keeps a sentinel, skips a check), and the node
-    // goes on; nothing is recorded.
-    bool handle_failure = true;
-  };
-  // The one way a node actor calls into its node (WiredTiger directly or through the engine):
-  // refused with sim::Cancelled when the node is fenced; afterwards the faults that fired are
-  // drained and a fence that came meanwhile cancels the actor (a fenced node acknowledges
-  // nothing); a failure (the call's int, or its result's status) is recorded and handled in
-  // one place, handle_wt_failure. Returns what the call returned.
-  template <class Call>
-  auto node_call(const std::string& what, Call&& call, const NodeCallOptions& options = {}) {
-    refuse_if_fenced();
-    std::optional<BusyFlag> busy;
-    if (options.busy != nullptr) busy.emplace(*options.busy);
-    auto result = call();
-    after_wt_call();
-    busy.reset();
-    const int code = wt_code_of(result);
-    if (code != 0 && options.on_failure) options.on_failure();
-    if (code != 0 && options.handle_failure) handle_wt_failure(code, what, options.on_io_error);
-    return result;
-  }
-  // Inside a node call that runs long (a backup's copy loop) or calls back (the engine's commit
-  // observer): drains fired faults; throws sim::Cancelled if the node was fenced meanwhile.
-  virtual void after_wt_call() = 0;
-  // Records the failure; a panic or fatal I/O error crashes the node (and throws Cancelled).
-  virtual void handle_wt_failure(int code, const std::string& what, OnIoError on_io_error = OnIoError::kFatal) = 0;
-  virtual void pay_disk(sim::Nanos cost_ns) = 0;
-  // A script's crash step: the node loses power now, as a fault would; the calling actor (one
-  // of the node's) is cancelled.
-  [[noreturn]] virtual void crash_now(faults::CrashMode mode, const std::string& cause) = 0;
-  // A script's crash step with a count: the node loses power just before the `n`th mutating disk
-  // operation from now (whichever fiber makes it), as a fault plan's at_disk_op would.
-  virtual void arm_crash_after(uint64_t n, faults::CrashMode mode) = 0;
 
   // --- The verdict. ---
   // `subject`: the event the violation is about (a recovery check), when there is one.
   virtual void violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject = std::nullopt) = 0;
+  // A fault no node could survive (world/verdict.h): classified, never a violation.
+  virtual void classify(const std::string& reason, const std::string& detail) = 0;
   // A coverage marker (properties/coverage.h) was reached `times` times.
   virtual void reached(properties::Marker marker, uint64_t times = 1) = 0;
 
@@ -128,8 +52,6 @@ class RunContext {
 
  protected:
   ~RunContext() = default;
-  // Throws sim::Cancelled when the node is fenced (a fenced node acknowledges nothing).
-  virtual void refuse_if_fenced() const = 0;
 };
 
 // Registers the calling fiber as a client for its scope (exceptions included).

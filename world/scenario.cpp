@@ -33,7 +33,7 @@ sim::Nanos ns_or(ObjectReader& r, const std::string& key, sim::Nanos fallback_ns
   assert(unit_ns > 0 && fallback_ns >= 0 && fallback_ns % unit_ns == 0);
   constexpr sim::Nanos kYearNs = 365LL * 24 * 3600 * sim::kNsPerSec;
   const uint64_t units = r.u64_or(key, static_cast<uint64_t>(fallback_ns / unit_ns));
-  if (units > static_cast<uint64_t>(kYearNs / unit_ns)) throw sim::JsonError(r.path_of(key), "must be at most a year");
+  sim::check_bounds(units <= static_cast<uint64_t>(kYearNs / unit_ns), r.path_of(key), "at most a year");
   const sim::Nanos ns = static_cast<sim::Nanos>(units) * unit_ns;
   assert(ns >= 0 && ns <= kYearNs);
   return ns;
@@ -85,11 +85,10 @@ NodeSpec node_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   NodeSpec n;
   n.cache_mb = r.u64_or("cache_mb", n.cache_mb);
-  if (n.cache_mb < 1) throw sim::JsonError(r.path_of("cache_mb"), "must be at least 1");
+  sim::check_bounds(n.cache_mb >= 1, r.path_of("cache_mb"), "at least 1");
   n.log_file_max_kb = r.u64_or("log_file_max_kb", n.log_file_max_kb);
-  if (n.log_file_max_kb != 0 && (n.log_file_max_kb < 100 || n.log_file_max_kb > 2 * 1024 * 1024)) {
-    throw sim::JsonError(r.path_of("log_file_max_kb"), "must be 0 (WiredTiger's default) or 100..2097152 (WiredTiger's limits)");
-  }
+  sim::check_bounds(n.log_file_max_kb == 0 || (n.log_file_max_kb >= 100 && n.log_file_max_kb <= 2 * 1024 * 1024),
+                    r.path_of("log_file_max_kb"), "0 (WiredTiger's default) or 100..2097152 (WiredTiger's limits)");
   n.checkpoint_interval_ns =
       static_cast<sim::Nanos>(r.u64_or("checkpoint_interval_ms", n.checkpoint_interval_ns / kNsPerMs)) * kNsPerMs;
   n.journal_commit_interval_ns =
@@ -124,7 +123,7 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight + w.ddl_weight == 0) {
     throw sim::JsonError(path, "at least one operation weight must be positive");
   }
-  if (w.batch_size < 1 || w.batch_size > 100000) throw sim::JsonError(r.path_of("batch_size"), "must be in [1, 100000]");
+  sim::check_bounds(w.batch_size >= 1 && w.batch_size <= 100000, r.path_of("batch_size"), "in [1, 100000]");
   w.writers = r.u64_or("writers", w.writers);
   w.keys = r.u64_or("keys", w.keys);
   w.think_ns = static_cast<sim::Nanos>(r.u64_or("think_us", w.think_ns / sim::kNsPerUs)) * sim::kNsPerUs;
@@ -134,9 +133,9 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   w.value_bytes_min = r.u64_or("value_bytes_min", w.value_bytes_min);
   w.value_bytes_max = r.u64_or("value_bytes_max", w.value_bytes_max);
   // Each writer holds a WiredTiger session: more than session_max (100) fail at open_session.
-  if (w.writers < 1 || w.writers > 100) throw sim::JsonError(r.path_of("writers"), "must be in [1, 100]");
-  if (w.keys < 1) throw sim::JsonError(r.path_of("keys"), "must be at least 1");
-  if (w.keys_per_txn_max < 1) throw sim::JsonError(r.path_of("keys_per_txn_max"), "must be at least 1");
+  sim::check_bounds(w.writers >= 1 && w.writers <= 100, r.path_of("writers"), "in [1, 100]");
+  sim::check_bounds(w.keys >= 1, r.path_of("keys"), "at least 1");
+  sim::check_bounds(w.keys_per_txn_max >= 1, r.path_of("keys_per_txn_max"), "at least 1");
   if (w.value_bytes_min > w.value_bytes_max || w.value_bytes_max > (1u << 20)) {
     throw sim::JsonError(r.path_of("value_bytes_max"), "needs value_bytes_min <= value_bytes_max <= 1 MiB");
   }
@@ -150,17 +149,17 @@ TtlSpec ttl_from(const nlohmann::json& j, const std::string& path) {
   t.mode = enum_of(r, "mode", t.mode, kTtlModes);
   t.expire_after_ns = ns_or(r, "expire_after_s", t.expire_after_ns, sim::kNsPerSec);
   t.monitor_sleep_ns = ns_or(r, "monitor_sleep_s", t.monitor_sleep_ns, sim::kNsPerSec);
-  if (t.monitor_sleep_ns == 0) throw sim::JsonError(r.path_of("monitor_sleep_s"), "must be at least 1");
+  sim::check_bounds(t.monitor_sleep_ns != 0, r.path_of("monitor_sleep_s"), "at least 1");
   t.monitor_enabled = r.bool_or("monitor_enabled", t.monitor_enabled);
   t.manual_every_ns = ns_or(r, "manual_every_s", t.manual_every_ns, sim::kNsPerSec);
-  if (t.manual_every_ns == 0) throw sim::JsonError(r.path_of("manual_every_s"), "must be at least 1");
+  sim::check_bounds(t.manual_every_ns != 0, r.path_of("manual_every_s"), "at least 1");
   t.index_at_ns = ns_or(r, "index_at_ms", t.index_at_ns, kNsPerMs);
   t.primary = one_of(r, "role", "primary", {"primary", "secondary"}) == "primary";
   t.query_every_ns = ns_or(r, "query_every_ms", t.query_every_ns, kNsPerMs);
   // A period alone means a periodic loop (as scenarios before "query_loop" say it).
   t.query_loop = enum_of(r, "query_loop", t.query_every_ns > 0 ? QueryLoop::kEvery : QueryLoop::kOff, kQueryLoops);
   t.query_client_ns = ns_or(r, "query_client_us", t.query_client_ns, sim::kNsPerUs);
-  if (t.query_client_ns == 0) throw sim::JsonError(r.path_of("query_client_us"), "must be at least 1");
+  sim::check_bounds(t.query_client_ns != 0, r.path_of("query_client_us"), "at least 1");
   if (t.query_loop == QueryLoop::kEvery && t.query_every_ns == 0) {
     throw sim::JsonError(r.path_of("query_every_ms"), "must be at least 1 when query_loop is \"every\"");
   }
@@ -177,14 +176,12 @@ BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   b.sentinel = r.bool_or("sentinel", b.sentinel);
   b.order = enum_of(r, "order", b.order, kBackupOrders);
   b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
-  if (b.copy_mb_per_s == 0) throw sim::JsonError(r.path_of("copy_mb_per_s"), "must be at least 1");
+  sim::check_bounds(b.copy_mb_per_s != 0, r.path_of("copy_mb_per_s"), "at least 1");
   b.destination_mb = r.u64_or("destination_mb", b.destination_mb);
   constexpr uint64_t kDocsMax = 10'000'000;  // 1 KB documents: 10 GB per collection at most
   const auto docs = [&](const char* field, uint64_t value, uint64_t min) {
     const uint64_t n = r.u64_or(field, value);
-    if (n < min || n > kDocsMax) {
-      throw sim::JsonError(r.path_of(field), "must be in [" + std::to_string(min) + ", " + std::to_string(kDocsMax) + "]");
-    }
+    sim::check_bounds(n >= min && n <= kDocsMax, r.path_of(field), "in [" + std::to_string(min) + ", " + std::to_string(kDocsMax) + "]");
     return n;
   };
   b.hot_docs = docs("hot_docs", b.hot_docs, 1);  // the writers pick one of them
@@ -201,7 +198,7 @@ engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
   ObjectReader r(j, path);
   engine::CostModel c;
   const uint64_t cores = r.u64_or("cpu_cores", static_cast<uint64_t>(c.cpu_cores));  // checked before narrowing
-  if (cores < 1 || cores > 256) throw sim::JsonError(r.path_of("cpu_cores"), "must be in [1, 256]");
+  sim::check_bounds(cores >= 1 && cores <= 256, r.path_of("cpu_cores"), "in [1, 256]");
   c.cpu_cores = static_cast<int>(cores);
   auto ns = [&](const char* key, sim::Nanos& field) {
     field = static_cast<sim::Nanos>(r.u64_or(key, static_cast<uint64_t>(field)));
@@ -285,16 +282,14 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     s.name = r.string("name");
     s.description = r.string_or("description", "");
     const uint64_t duration_ms = r.u64("duration_ms");
-    if (duration_ms == 0 || duration_ms > 7ULL * 24 * 3600 * 1000) {
-      throw sim::JsonError("/duration_ms", "must be in (0, 7 days]");
-    }
+    sim::check_bounds(duration_ms > 0 && duration_ms <= 7ULL * 24 * 3600 * 1000, "/duration_ms", "in (0, 7 days]");
     s.duration_ns = static_cast<sim::Nanos>(duration_ms) * kNsPerMs;
     const uint64_t liveness_ms = r.u64_or("liveness_ms", 0);
-    if (liveness_ms > 24ULL * 3600 * 1000) throw sim::JsonError("/liveness_ms", "must be at most a day");
+    sim::check_bounds(liveness_ms <= 24ULL * 3600 * 1000, "/liveness_ms", "at most a day");
     s.liveness_ns = static_cast<sim::Nanos>(liveness_ms) * kNsPerMs;
     if (r.has("end_after_recovery_ms")) {
       const uint64_t tail_ms = r.u64("end_after_recovery_ms");
-      if (tail_ms > 24ULL * 3600 * 1000) throw sim::JsonError("/end_after_recovery_ms", "must be at most a day");
+      sim::check_bounds(tail_ms <= 24ULL * 3600 * 1000, "/end_after_recovery_ms", "at most a day");
       s.end_after_recovery_ns = static_cast<sim::Nanos>(tail_ms) * kNsPerMs;
     }
     if (auto* n = r.optional("node")) s.node = node_from(*n, "/node");

@@ -67,17 +67,17 @@ engine::IndexSpec index_spec(const nlohmann::json& args) {
 
 class ScriptSystem final : public DocSystem {
  public:
-  explicit ScriptSystem(RunContext& world) : DocSystem(world), script_(*world.scenario().script), ttl_(world.scenario().ttl) {
+  ScriptSystem(RunContext& run, NodeContext& host) : DocSystem(run, host), script_(*run.scenario().script), ttl_(run.scenario().ttl) {
     next_.assign(script_.clients.size(), 0);
     barriers_passed_.assign(script_.clients.size(), 0);
   }
 
   void spawn_actors(const std::string& suffix) override {
-    sim::Simulator& sim = world_.sim();
+    sim::Simulator& sim = run_.sim();
     // After a crash the script did not ask for (the fault plan's, a sweep's), a step may have
     // been cut short and unflushed writes lost: what later steps expect no longer follows from
     // the script, so their expectations are skipped (the model's properties still check all).
-    if (world_.node().generation() > 1 && !crash_requested_) unplanned_crash_ = true;
+    if (host_.node().generation() > 1 && !crash_requested_) unplanned_crash_ = true;
     crash_requested_ = false;
     for (size_t c = 0; c < script_.clients.size(); ++c) {
       if (next_[c] < script_.clients[c].size()) sim.spawn("script-client-" + std::to_string(c) + suffix, "node", [this, c] { client(c); });
@@ -100,15 +100,15 @@ class ScriptSystem final : public DocSystem {
   engine::Status create_schema(engine::OperationContext&) override { return {}; }  // the script's own
 
   void client(size_t c) {
-    const ClientScope scope(world_);
-    engine::OperationContext op(world_.node().conn());
+    const ClientScope scope(run_);
+    engine::OperationContext op(host_.node().conn());
     const std::vector<ScriptStep>& steps = script_.clients[c];
     while (next_[c] < steps.size()) {
       const ScriptStep& step = steps[next_[c]++];  // a crash during it moves on to the next
       StepResult r;
       for (uint64_t i = 0; i < step.repeat; ++i) {
         r = run(op, step);
-        world_.note_progress();
+        run_.note_progress();
       }
       check(op, step, r);
     }
@@ -161,8 +161,8 @@ class ScriptSystem final : public DocSystem {
     if (a.contains("sort")) req.sort = index_spec({{"key", a["sort"]}}).fields.front();
     req.limit = a.value("limit", uint64_t{0});
     req.hint = a.value("hint", "");
-    const models::ReadScope read(world_.model());
-    const engine::FindResult f = world_.node_call("script_find", [&] { return engine_->find(op, a["ns"], req); });
+    const models::ReadScope read(run_.model());
+    const engine::FindResult f = host_.node_call("script_find", [&] { return engine_->find(op, a["ns"], req); });
     if (f.status.ok()) check_find(a["ns"].get<std::string>(), req.filter, f.docs, read.token());
     StepResult r;
     r.code = code_text(f.status);
@@ -174,7 +174,7 @@ class ScriptSystem final : public DocSystem {
 
   StepResult ddl(engine::OperationContext& op, const std::string& cmd, const nlohmann::json& a) {
     const std::string ns = a["ns"];
-    const engine::Status s = world_.node_call("script_" + cmd, [&] {
+    const engine::Status s = host_.node_call("script_" + cmd, [&] {
       if (cmd == "create") return engine_->create_collection(op, ns, collection_options(a));
       if (cmd == "createIndex") return engine_->create_index(op, ns, index_spec(a));
       if (cmd == "dropIndex") return engine_->drop_index(op, ns, a["name"]);
@@ -196,17 +196,17 @@ class ScriptSystem final : public DocSystem {
 
   // The world's commands: time, durability, crashes, the TTL monitor, barriers.
   void world_control(engine::OperationContext& op, const ScriptStep& step, const nlohmann::json& a) {
-    sim::Simulator& sim = world_.sim();
+    sim::Simulator& sim = run_.sim();
     const std::string& cmd = step.cmd;
-    if (cmd == "sleep") return sim.sleep_for(std::min<sim::Nanos>(a["ms"].get<int64_t>() * sim::kNsPerMs, world_.end_ns() - sim.now_ns()));
-    if (cmd == "checkpoint") return void(world_.node_call("script_checkpoint", [&] { return op.session()->checkpoint(op.session(), nullptr); }));
-    if (cmd == "flush") return void(world_.node_call("script_flush", [&] { return op.flush_log(); }));
+    if (cmd == "sleep") return sim.sleep_for(std::min<sim::Nanos>(a["ms"].get<int64_t>() * sim::kNsPerMs, run_.end_ns() - sim.now_ns()));
+    if (cmd == "checkpoint") return void(host_.node_call("script_checkpoint", [&] { return op.session()->checkpoint(op.session(), nullptr); }));
+    if (cmd == "flush") return void(host_.node_call("script_flush", [&] { return op.flush_log(); }));
     if (cmd == "crash") {
       const auto mode = faults::crash_mode_from_string(a.value("mode", "drop_unsynced"));
       assert(mode.has_value());  // the parser checked it
       crash_requested_ = true;
-      if (a.contains("after_disk_ops")) return world_.arm_crash_after(a["after_disk_ops"].get<uint64_t>(), *mode);
-      return world_.crash_now(*mode, "script step " + std::to_string(step.index));
+      if (a.contains("after_disk_ops")) return host_.arm_crash_after(a["after_disk_ops"].get<uint64_t>(), *mode);
+      return host_.crash_now(*mode, "script step " + std::to_string(step.index));
     }
     if (cmd == "setParameter") {
       ttl_.monitor_enabled = a.value("ttlMonitorEnabled", ttl_.monitor_enabled);
@@ -215,7 +215,7 @@ class ScriptSystem final : public DocSystem {
     }
     if (cmd == "waitTtlPass") {  // a whole pass that started after this step did
       const sim::Nanos since_ns = sim.now_ns();
-      while (monitor_.last_pass_start_ns() < since_ns && sim.now_ns() < world_.end_ns()) sim.sleep_for(kPollNs);
+      while (monitor_.last_pass_start_ns() < since_ns && sim.now_ns() < run_.end_ns()) sim.sleep_for(kPollNs);
       return;
     }
     assert(cmd == "barrier");
@@ -228,7 +228,7 @@ class ScriptSystem final : public DocSystem {
   void check(engine::OperationContext& op, const ScriptStep& step, const StepResult& r) {
     const StepExpectation& e = step.expect;
     if (unplanned_crash_ && !e.empty()) {
-      world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "script_step",
+      run_.trace().event(run_.sim().now_ns(), run_.sim().current().name, "script_step",
                            {{"step", step.index}, {"cmd", step.cmd}, {"code", r.code}, {"held", true}, {"skipped", true}});
       return;
     }
@@ -245,8 +245,8 @@ class ScriptSystem final : public DocSystem {
       const nlohmann::json metrics = current_metrics(op);
       for (const auto& [pointer, want] : e.metrics) compare("metric " + pointer, value_at(metrics, pointer), want);
     }
-    if (e.disk_bytes) compare("disk_bytes", world_.table_file_bytes(), *e.disk_bytes);
-    world_.trace().event(world_.sim().now_ns(), world_.sim().current().name, "script_step",
+    if (e.disk_bytes) compare("disk_bytes", host_.table_file_bytes(), *e.disk_bytes);
+    run_.trace().event(run_.sim().now_ns(), run_.sim().current().name, "script_step",
                          {{"step", step.index}, {"cmd", step.cmd}, {"code", r.code}, {"held", failed.empty()}});
     for (const std::string& f : failed) {
       finding(properties::Property::kScriptExpectations, "step " + std::to_string(step.index) + " (" + step.cmd + "): " + f);
@@ -260,7 +260,7 @@ class ScriptSystem final : public DocSystem {
 
   nlohmann::json current_metrics(engine::OperationContext& op) {
     engine::Document status;
-    world_.node_call("script_metrics", [&] { return status = engine_->server_status(op), 0; }, {.handle_failure = false});
+    host_.node_call("script_metrics", [&] { return status = engine_->server_status(op), 0; }, {.handle_failure = false});
     nlohmann::json m = {{"serverStatus", std::move(status)}};
     for (const auto& [ns, coll] : engine_->catalog().collections()) m["collStats"][ns] = engine_->coll_stats(ns);
     return m;
@@ -268,7 +268,7 @@ class ScriptSystem final : public DocSystem {
 
   const Script& script_;
   TtlSpec ttl_;  // setParameter changes it; the monitor reads it at each wake-up
-  TtlMonitor monitor_{world_, ttl_};
+  TtlMonitor monitor_{run_, host_, ttl_};
   std::vector<size_t> next_;                       // per client: the next step, across restarts
   std::vector<size_t> arrivals_;                   // per barrier: clients that reached it
   std::vector<size_t> barriers_passed_;            // per client: barriers reached
@@ -279,6 +279,6 @@ class ScriptSystem final : public DocSystem {
 
 }  // namespace
 
-std::unique_ptr<System> make_script_system(RunContext& world) { return std::make_unique<ScriptSystem>(world); }
+std::unique_ptr<System> make_script_system(RunContext& run, NodeContext& host) { return std::make_unique<ScriptSystem>(run, host); }
 
 }  // namespace wtsim::world

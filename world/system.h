@@ -18,6 +18,7 @@
 namespace wtsim::world {
 
 class RunContext;
+class NodeContext;
 
 class System {
  public:
@@ -48,7 +49,7 @@ class System {
   virtual std::vector<properties::Finding> take_findings() { return {}; }
 };
 
-std::unique_ptr<System> make_kv_system(RunContext& world);
+std::unique_ptr<System> make_kv_system(RunContext& run, NodeContext& host);
 // In doc_system.h: make_mixed_doc_system, make_time_series_system.
 
 }  // namespace wtsim::world

@@ -56,11 +56,11 @@ class TimeSeriesSystem final : public DocSystem {
   using DocSystem::DocSystem;
 
   void spawn_actors(const std::string& suffix) override {
-    sim::Simulator& sim = world_.sim();
-    for (uint64_t i = 0; i < world_.scenario().workload.writers; ++i) {
+    sim::Simulator& sim = run_.sim();
+    for (uint64_t i = 0; i < run_.scenario().workload.writers; ++i) {
       sim.spawn("inserter-" + std::to_string(i) + suffix, "node", [this, i] { inserter(static_cast<int>(i)); });
     }
-    const TtlSpec& ttl = world_.scenario().ttl;
+    const TtlSpec& ttl = run_.scenario().ttl;
     if (ttl.mode == TtlMode::kIndex) {
       sim.spawn("ttl-monitor" + suffix, "node", [this] {
         monitor_.run(engine_, [this](properties::Property p, const std::string& detail) { finding(p, detail); });
@@ -75,7 +75,7 @@ class TimeSeriesSystem final : public DocSystem {
 
   // TTL catches up: a whole pass must start and finish after the faults stopped.
   std::string liveness_pending(int64_t since_ns) const override {
-    const TtlSpec& ttl = world_.scenario().ttl;
+    const TtlSpec& ttl = run_.scenario().ttl;
     if (ttl.mode != TtlMode::kIndex || !ttl.monitor_enabled) return "";
     return monitor_.last_pass_start_ns() >= since_ns ? "" : "no complete TTL pass since the faults stopped";
   }
@@ -88,7 +88,7 @@ class TimeSeriesSystem final : public DocSystem {
 
  private:
   engine::IndexSpec created_at_index() const {
-    const TtlSpec& ttl = world_.scenario().ttl;
+    const TtlSpec& ttl = run_.scenario().ttl;
     engine::IndexSpec spec{"created_at_1", {{kField, 1}}, false, std::nullopt, ""};
     if (ttl.mode == TtlMode::kIndex) spec.expire_after_seconds = engine::Document(static_cast<uint64_t>(ttl.expire_after_ns / sim::kNsPerSec));
     return spec;
@@ -96,8 +96,8 @@ class TimeSeriesSystem final : public DocSystem {
 
   engine::Status create_schema(engine::OperationContext& op) override {
     engine::Status s = engine_->create_collection(op, kNs);
-    const TtlSpec& ttl = world_.scenario().ttl;
-    const bool index_now = ttl.mode != TtlMode::kNone && world_.sim().now_ns() >= ttl.index_at_ns;
+    const TtlSpec& ttl = run_.scenario().ttl;
+    const bool index_now = ttl.mode != TtlMode::kNone && run_.sim().now_ns() >= ttl.index_at_ns;
     if (s.ok() && index_now) s = engine_->create_index(op, kNs, created_at_index());
     return s;
   }
@@ -113,18 +113,18 @@ class TimeSeriesSystem final : public DocSystem {
   }
 
   void inserter(int index) {
-    const ClientScope scope(world_);
-    const WorkloadSpec& w = world_.scenario().workload;
-    sim::Simulator& sim = world_.sim();
-    engine::OperationContext op(world_.node().conn());
-    sim::Rng rng = sim::stream(world_.seed(), "workload.inserter." + std::to_string(index) + world_.generation_suffix());
+    const ClientScope scope(run_);
+    const WorkloadSpec& w = run_.scenario().workload;
+    sim::Simulator& sim = run_.sim();
+    engine::OperationContext op(host_.node().conn());
+    sim::Rng rng = sim::stream(run_.seed(), "workload.inserter." + std::to_string(index) + host_.generation_suffix());
     // _id values are unique across inserters and generations: (generation, inserter, counter).
-    uint64_t value = (world_.node().generation() << 40) | (static_cast<uint64_t>(index) << 32);
+    uint64_t value = (host_.node().generation() << 40) | (static_cast<uint64_t>(index) << 32);
     if (inserted_.size() <= static_cast<size_t>(index)) inserted_.resize(static_cast<size_t>(index) + 1);
     inserted_[static_cast<size_t>(index)] = {value, value};
     const sim::Nanos stop_ns = w.stop_inserts_at_ns > 0 ? w.stop_inserts_at_ns
-                                                        : world_.end_ns();
-    while (sim.now_ns() < std::min(stop_ns, world_.end_ns())) {
+                                                        : run_.end_ns();
+    while (sim.now_ns() < std::min(stop_ns, run_.end_ns())) {
       std::vector<engine::Document> batch;
       for (uint64_t i = 0; i < w.batch_size; ++i) batch.push_back(make_doc(rng, value++));
       const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
@@ -137,14 +137,14 @@ class TimeSeriesSystem final : public DocSystem {
   // A refresh of a user's record: a random document of this generation gets created_at = now, so a TTL pass
   // that scanned it as expired must see, inside its delete, that it no longer is.
   void toucher() {
-    const ClientScope scope(world_);
-    sim::Simulator& sim = world_.sim();
-    engine::OperationContext op(world_.node().conn());
-    sim::Rng rng = sim::stream(world_.seed(), "workload.toucher" + world_.generation_suffix());
-    const sim::Nanos every_ns = world_.scenario().ttl.touch_every_ns;
-    while (sim.now_ns() < world_.end_ns()) {
+    const ClientScope scope(run_);
+    sim::Simulator& sim = run_.sim();
+    engine::OperationContext op(host_.node().conn());
+    sim::Rng rng = sim::stream(run_.seed(), "workload.toucher" + host_.generation_suffix());
+    const sim::Nanos every_ns = run_.scenario().ttl.touch_every_ns;
+    while (sim.now_ns() < run_.end_ns()) {
       sim.sleep_for(rng.between(every_ns / 2, every_ns + every_ns / 2));
-      if (sim.now_ns() >= world_.end_ns() || inserted_.empty()) continue;
+      if (sim.now_ns() >= run_.end_ns() || inserted_.empty()) continue;
       const auto [first, next] = inserted_[rng.below(inserted_.size())];
       if (next <= first) continue;
       const engine::Document filter = {{"_id", first + rng.below(next - first)}};
@@ -154,30 +154,30 @@ class TimeSeriesSystem final : public DocSystem {
   }
 
   void delete_job() {
-    const TtlSpec& ttl = world_.scenario().ttl;
-    sim::Simulator& sim = world_.sim();
-    engine::OperationContext op(world_.node().conn());
+    const TtlSpec& ttl = run_.scenario().ttl;
+    sim::Simulator& sim = run_.sim();
+    engine::OperationContext op(host_.node().conn());
     while (true) {
-      sim.sleep_until(std::min(sim.now_ns() + ttl.manual_every_ns, world_.end_ns()));
-      if (sim.now_ns() >= world_.end_ns()) break;
+      sim.sleep_until(std::min(sim.now_ns() + ttl.manual_every_ns, run_.end_ns()));
+      if (sim.now_ns() >= run_.end_ns()) break;
       const int64_t bound = engine_->now_ms() - ttl.expire_after_ns / sim::kNsPerMs;
       const sim::Nanos start_ns = sim.now_ns();
       const engine::Document older = {{kField, {{"$lt", engine::make_date(bound)}}}};
       const engine::WriteResult r = write("delete_job", [&] { return engine_->remove(op, kNs, older, false, {}); });
-      world_.trace().event(sim.now_ns(), sim.current().name, "delete_job",
+      run_.trace().event(sim.now_ns(), sim.current().name, "delete_job",
                            {{"deleted", r.n}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
     }
   }
 
   void late_index() {
-    sim::Simulator& sim = world_.sim();
-    const sim::Nanos at_ns = world_.scenario().ttl.index_at_ns;
-    if (sim.now_ns() < at_ns) sim.sleep_until(std::min(at_ns, world_.end_ns()));
-    if (sim.now_ns() >= world_.end_ns()) return;
-    engine::OperationContext op(world_.node().conn());
+    sim::Simulator& sim = run_.sim();
+    const sim::Nanos at_ns = run_.scenario().ttl.index_at_ns;
+    if (sim.now_ns() < at_ns) sim.sleep_until(std::min(at_ns, run_.end_ns()));
+    if (sim.now_ns() >= run_.end_ns()) return;
+    engine::OperationContext op(host_.node().conn());
     const sim::Nanos start_ns = sim.now_ns();
-    const engine::Status s = world_.node_call("create_index", [&] { return engine_->create_index(op, kNs, created_at_index()); });
-    world_.trace().event(sim.now_ns(), sim.current().name, "index_built",
+    const engine::Status s = host_.node_call("create_index", [&] { return engine_->create_index(op, kNs, created_at_index()); });
+    run_.trace().event(sim.now_ns(), sim.current().name, "index_built",
                          {{"index", "created_at_1"}, {"code", s.trace_code()}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
   }
 
@@ -186,21 +186,21 @@ class TimeSeriesSystem final : public DocSystem {
   // preceded by the shell's round trip; counted into the metric samples' query_loop, not traced
   // one by one: hundreds per second).
   void query_loop() {
-    sim::Simulator& sim = world_.sim();
-    const TtlSpec& ttl = world_.scenario().ttl;
-    engine::OperationContext op(world_.node().conn());
+    sim::Simulator& sim = run_.sim();
+    const TtlSpec& ttl = run_.scenario().ttl;
+    engine::OperationContext op(host_.node().conn());
     engine::FindRequest oldest;
     oldest.sort = std::make_pair(std::string(kField), 1);
     oldest.limit = 1;
     // Like the account, query once the index exists (before it, each call would sort everything).
-    if (sim.now_ns() < ttl.index_at_ns) sim.sleep_until(std::min(ttl.index_at_ns, world_.end_ns()));
+    if (sim.now_ns() < ttl.index_at_ns) sim.sleep_until(std::min(ttl.index_at_ns, run_.end_ns()));
     const bool periodic = ttl.query_loop == QueryLoop::kEvery;
     while (true) {
       const sim::Nanos pause_ns = periodic ? ttl.query_every_ns : ttl.query_client_ns;
-      sim.sleep_until(std::min(sim.now_ns() + pause_ns, world_.end_ns()));
-      if (sim.now_ns() >= world_.end_ns()) break;
+      sim.sleep_until(std::min(sim.now_ns() + pause_ns, run_.end_ns()));
+      if (sim.now_ns() >= run_.end_ns()) break;
       const sim::Nanos start_ns = sim.now_ns();
-      const engine::FindResult r = world_.node_call("find", [&] { return engine_->find(op, kNs, oldest); });
+      const engine::FindResult r = host_.node_call("find", [&] { return engine_->find(op, kNs, oldest); });
       const sim::Nanos took_ns = sim.now_ns() - start_ns;
       if (!periodic) {
         queries_.add(took_ns, r.status.ok(), r.deleted_entries_stepped);
@@ -209,7 +209,7 @@ class TimeSeriesSystem final : public DocSystem {
       const engine::Document& stats = r.explain["executionStats"];
       engine::Document scan = stats["executionStages"];
       while (scan.contains("inputStage")) scan = engine::Document(scan["inputStage"]);
-      world_.trace().event(sim.now_ns(), sim.current().name, "query",
+      run_.trace().event(sim.now_ns(), sim.current().name, "query",
                            {{"stage", scan.value("stage", "")},
                             {"keysExamined", stats.value("totalKeysExamined", 0)},
                             {"docsExamined", stats.value("totalDocsExamined", 0)},
@@ -221,20 +221,20 @@ class TimeSeriesSystem final : public DocSystem {
 
   nlohmann::json sample_metrics() override {
     nlohmann::json sample = DocSystem::sample_metrics();
-    if (sample.is_null() || world_.scenario().ttl.query_loop != QueryLoop::kBackToBack) return sample;
-    sample["query_loop"] = queries_.take(world_.sim().now_ns());
+    if (sample.is_null() || run_.scenario().ttl.query_loop != QueryLoop::kBackToBack) return sample;
+    sample["query_loop"] = queries_.take(run_.sim().now_ns());
     return sample;
   }
 
   QueryWindow queries_;
 
-  TtlMonitor monitor_{world_, world_.scenario().ttl};
+  TtlMonitor monitor_{run_, host_, run_.scenario().ttl};
   // Per inserter of this generation: [first _id, next _id) inserted so far (the toucher's pool).
   std::vector<std::pair<uint64_t, uint64_t>> inserted_;
 };
 
 }  // namespace
 
-std::unique_ptr<System> make_time_series_system(RunContext& world) { return std::make_unique<TimeSeriesSystem>(world); }
+std::unique_ptr<System> make_time_series_system(RunContext& run, NodeContext& host) { return std::make_unique<TimeSeriesSystem>(run, host); }
 
 }  // namespace wtsim::world

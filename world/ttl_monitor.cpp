@@ -4,33 +4,34 @@
 #include <limits>
 
 #include "world/doc_system.h"
+#include "world/node_context.h"
 #include "world/run_context.h"
 
 namespace wtsim::world {
 
 void TtlMonitor::run(const std::unique_ptr<engine::DocumentEngine>& engine, const FindingFn& finding) {
   assert(spec_.mode == TtlMode::kIndex && spec_.monitor_sleep_ns > 0);
-  sim::Simulator& sim = world_.sim();
-  engine::OperationContext op(world_.node().conn());
+  sim::Simulator& sim = run_.sim();
+  engine::OperationContext op(host_.node().conn());
   while (true) {
-    sim.sleep_until(std::min(sim.now_ns() + spec_.monitor_sleep_ns, world_.end_ns()));
-    if (sim.now_ns() >= world_.end_ns()) break;
+    sim.sleep_until(std::min(sim.now_ns() + spec_.monitor_sleep_ns, run_.end_ns()));
+    if (sim.now_ns() >= run_.end_ns()) break;
     if (spec_.monitor_enabled) pass(*engine, op, finding);
   }
   assert(!in_pass_);
 }
 
 void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& op, const FindingFn& finding) {
-  sim::Simulator& sim = world_.sim();
+  sim::Simulator& sim = run_.sim();
   const sim::Nanos start_ns = sim.now_ns();
   const int64_t start_ms = engine.now_ms();
   const uint64_t number = ++passes_;
-  world_.trace().event(start_ns, sim.current().name, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
-  RunContext::NodeCallOptions options;
+  run_.trace().event(start_ns, sim.current().name, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
+  NodeContext::NodeCallOptions options;
   options.busy = &in_pass_;
-  const engine::TtlPassResult r = world_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, spec_.primary); }, options);
+  const engine::TtlPassResult r = host_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, spec_.primary); }, options);
   assert(!in_pass_);
-  world_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
+  run_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
                        {{"pass", number}, {"indexes", r.indexes}, {"deleted", r.deleted}, {"ok", r.status.ok()},
                         {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
   if (spec_.primary && r.status.ok()) check_bounded_age(engine, op, start_ms, finding);
@@ -47,13 +48,11 @@ void TtlMonitor::check_bounded_age(engine::DocumentEngine& engine, engine::Opera
       const int64_t bound = pass_start_ms - static_cast<int64_t>(index.expire_after_seconds->get<double>() * 1000);
       const engine::Document older = {
           {index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}};
-      int ret = 0;
-      uint64_t left = 0;
       // A failed count is no finding, and the pass's own calls report the node's failures.
-      world_.node_call("ttl_count", [&] { return left = engine.count_internal(op, ns, older, &ret), ret; },
-                       {.handle_failure = false});
-      if (ret == 0 && left > 0) {
-        finding(properties::Property::kTtlBoundedAge, ns + ": " + std::to_string(left) + " documents older than the bound of the pass that just finished");
+      const engine::CountResult left =
+          host_.node_call("ttl_count", [&] { return engine.count_internal(op, ns, older); }, {.handle_failure = false});
+      if (left.status.ok() && left.n > 0) {
+        finding(properties::Property::kTtlBoundedAge, ns + ": " + std::to_string(left.n) + " documents older than the bound of the pass that just finished");
       }
     }
   }

@@ -16,12 +16,13 @@
 namespace wtsim::world {
 
 class RunContext;
+class NodeContext;
 
 class TtlMonitor {
  public:
   using FindingFn = std::function<void(properties::Property, const std::string&)>;
 
-  TtlMonitor(RunContext& world, const TtlSpec& spec) : world_(world), spec_(spec) {}
+  TtlMonitor(RunContext& run, NodeContext& host, const TtlSpec& spec) : run_(run), host_(host), spec_(spec) {}
 
   // The actor's body, for one generation of the node: passes until the run ends. `engine` is
   // the system's, read at each use.
@@ -35,7 +36,8 @@ class TtlMonitor {
   void check_bounded_age(engine::DocumentEngine& engine, engine::OperationContext& op, int64_t pass_start_ms,
                          const FindingFn& finding);
 
-  RunContext& world_;
+  RunContext& run_;
+  NodeContext& host_;
   const TtlSpec& spec_;
   uint64_t passes_ = 0;                 // passes begun, over every generation (the trace's numbers)
   bool in_pass_ = false;                // inside a pass (a crash now reaches crash_during_ttl_pass)

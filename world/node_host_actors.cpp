@@ -1,4 +1,5 @@
-// The actors of a run: the node's writers, journal flusher and checkpointer, and the fault actor.
+// The node's actors: journal flusher, checkpointer, metrics sampler and fault actor; and what its
+// actors call when a call into WiredTiger fails or pays for the disk.
 #include <wiredtiger.h>
 
 #include <algorithm>
@@ -7,7 +8,7 @@
 #include <cstdio>
 
 #include "engine/operation_context.h"
-#include "world/world.h"
+#include "world/node_host.h"
 
 namespace wtsim::world {
 namespace {
@@ -16,21 +17,21 @@ constexpr sim::Nanos kErrorBackoffNs = 10 * sim::kNsPerMs;
 
 }  // namespace
 
-void World::spawn_node_actors() {
+void NodeHost::spawn_node_actors() {
   const std::string gen = generation_suffix();
   system_->spawn_actors(gen);
   sim_.spawn("journal-flusher" + gen, "node", [this] { journal_flusher(); });
   sim_.spawn("checkpointer" + gen, "node", [this] { checkpointer(); });
 }
 
-void World::pay_disk(sim::Nanos cost_ns) {
+void NodeHost::pay_disk(sim::Nanos cost_ns) {
   const double factor = injector_.latency_factor(sim_.now_ns());
   disk_queue_.use(static_cast<sim::Nanos>(static_cast<double>(cost_ns) * factor));
 }
 
-void World::handle_wt_failure(int code, const std::string& what, OnIoError on_io_error) {
+void NodeHost::handle_wt_failure(int code, const std::string& what, OnIoError on_io_error) {
   assert(code != 0);
-  trace_->event(sim_.now_ns(), sim_.current().name, "wt_error",
+  run_.trace().event(sim_.now_ns(), sim_.current().name, "wt_error",
                 {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
   drain_wt_messages();
   // A failed sync has already halted WiredTiger (WT_PANIC), as its POSIX layer does. Like
@@ -47,22 +48,22 @@ void World::handle_wt_failure(int code, const std::string& what, OnIoError on_io
   sim_.sleep_for(kErrorBackoffNs);
 }
 
-void World::crash_now(faults::CrashMode mode, const std::string& cause) {
+void NodeHost::crash_now(faults::CrashMode mode, const std::string& cause) {
   crash_node(mode, /*power_loss=*/true, cause);
   throw sim::Cancelled{};
 }
 
-void World::arm_crash_after(uint64_t n, faults::CrashMode mode) {
+void NodeHost::arm_crash_after(uint64_t n, faults::CrashMode mode) {
   assert(n >= 1);
   faults::Fault crash;
   crash.kind = faults::FaultKind::kCrash;
   crash.at_disk_op = injector_.mutating_ops() + n;
   crash.crash_mode = mode;
   injector_.add(crash);
-  trace_->event(sim_.now_ns(), sim_.current().name, "crash_armed", {{"at_disk_op", *crash.at_disk_op}, {"mode", faults::to_string(mode)}});
+  run_.trace().event(sim_.now_ns(), sim_.current().name, "crash_armed", {{"at_disk_op", *crash.at_disk_op}, {"mode", faults::to_string(mode)}});
 }
 
-uint64_t World::table_file_bytes() const {
+uint64_t NodeHost::table_file_bytes() const {
   uint64_t total = 0;
   for (const faults::FileInfo& f : disk_.files()) {
     if (f.name.rfind("WiredTigerLog.", 0) != 0) total += f.current_bytes;
@@ -70,47 +71,47 @@ uint64_t World::table_file_bytes() const {
   return total;
 }
 
-void World::metrics_sampler() {
-  while (sim_.now_ns() < end_ns_) {
-    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.metrics_interval_ns, end_ns_));
+void NodeHost::metrics_sampler() {
+  while (sim_.now_ns() < run_.end_ns()) {
+    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.metrics_interval_ns, run_.end_ns()));
     if (!node_->up() || restarting_) continue;
     nlohmann::json sample = system_->sample_metrics();
     if (sample.is_null()) continue;
     sample["disk_bytes"] = table_file_bytes();  // table files, without the log
-    trace_->event(sim_.now_ns(), "metrics", "sample", std::move(sample));
+    run_.trace().event(sim_.now_ns(), "metrics", "sample", std::move(sample));
   }
 }
 
-void World::journal_flusher() {
+void NodeHost::journal_flusher() {
   engine::OperationContext op(node_->conn());
   while (true) {
-    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.journal_commit_interval_ns, end_ns_));
-    if (sim_.now_ns() >= end_ns_) break;
-    const uint64_t covers = history_->flush_started();
-    const auto failed = [&] { history_->flush_returned(covers, -1); };
+    sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.journal_commit_interval_ns, run_.end_ns()));
+    if (sim_.now_ns() >= run_.end_ns()) break;
+    const uint64_t covers = run_.history().flush_started();
+    const auto failed = [&] { run_.history().flush_returned(covers, -1); };
     if (node_call("log_flush", [&] { return op.flush_log(); }, {OnIoError::kFatal, failed}) != 0) continue;
-    history_->flush_returned(covers, 0);  // the sync paid its disk time inside the call
+    run_.history().flush_returned(covers, 0);  // the sync paid its disk time inside the call
   }
 }
 
-void World::checkpointer() {
+void NodeHost::checkpointer() {
   engine::OperationContext op(node_->conn());
   while (true) {
-    const bool soon = buggify_.fire("checkpoint_right_away");  // legal: checkpoints may run any time
-    sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), end_ns_));
-    if (sim_.now_ns() >= end_ns_) break;
-    trace_->event(sim_.now_ns(), sim_.current().name, "checkpoint_start", nlohmann::json::object());
+    const bool soon = run_.buggify().fire("checkpoint_right_away");  // legal: checkpoints may run any time
+    sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), run_.end_ns()));
+    if (sim_.now_ns() >= run_.end_ns()) break;
+    run_.trace().event(sim_.now_ns(), sim_.current().name, "checkpoint_start", nlohmann::json::object());
     // Busy through the drain of the faults the checkpoint fired: a crash they cause is one
     // during the checkpoint.
     const int ret = node_call("checkpoint", [&] { return op.session()->checkpoint(op.session(), nullptr); },
                               {.busy = &checkpoint_running_});
     if (ret != 0) continue;
-    ++stats_.checkpoints;
-    trace_->event(sim_.now_ns(), sim_.current().name, "checkpoint", {{"disk_bytes", table_file_bytes()}});
+    ++run_.stats().checkpoints;
+    run_.trace().event(sim_.now_ns(), sim_.current().name, "checkpoint", {{"disk_bytes", table_file_bytes()}});
   }
 }
 
-void World::fault_actor() {
+void NodeHost::fault_actor() {
   struct Action {
     sim::Nanos at_ns;
     size_t index;
@@ -128,10 +129,10 @@ void World::fault_actor() {
   for (const Action& a : timeline) {
     // Nothing starts after the fault phase, but every window ends by then: a disk left full for
     // ever would keep the node from ever restarting (fault_mix seeds 140, 322, 334, 412, 463).
-    if (a.at_ns >= fault_end_ns_ && !a.window_end) continue;
-    sim_.sleep_until(std::min(a.at_ns, fault_end_ns_));
+    if (a.at_ns >= run_.fault_end_ns() && !a.window_end) continue;
+    sim_.sleep_until(std::min(a.at_ns, run_.fault_end_ns()));
     // The phase ended early (end_after_recovery_ms): what had not started by then never does.
-    if (!a.window_end && (sim_.now_ns() < a.at_ns || sim_.now_ns() >= fault_end_ns_)) continue;
+    if (!a.window_end && (sim_.now_ns() < a.at_ns || sim_.now_ns() >= run_.fault_end_ns())) continue;
     const faults::Fault& f = faults[a.index];
     nlohmann::json details = {{"plan_index", a.index}, {"kind", faults::to_string(f.kind)}};
     switch (f.kind) {
@@ -161,7 +162,7 @@ void World::fault_actor() {
       default:
         continue;
     }
-    trace_->event(sim_.now_ns(), "faults", "fired", details);
+    run_.trace().event(sim_.now_ns(), "faults", "fired", details);
   }
 }
 
