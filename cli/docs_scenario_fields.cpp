@@ -46,7 +46,8 @@ std::string scenario_table() {
   sim::FieldCatalogue catalogue;
   // Every section present and empty: each reader takes its fields with their defaults.
   world::scenario_from_json(nlohmann::json::parse(R"({"name": "x", "duration_ms": 1000,
-      "node": {}, "workload": {}, "cost_model": {}, "ttl": {}, "backup": {}, "swarm": {}})"), "docs");
+      "node": {}, "workload": {"kind": "documents"}, "cost_model": {}, "ttl": {}, "backup": {}, "swarm": {},
+      "replica_set": {"members": [{}, {"priority": 0, "hidden": true, "votes": 0, "fault_plan": []}]}})"), "docs");
   return field_table(catalogue, "");
 }
 

@@ -79,8 +79,12 @@ def trace_hash(t):
 
 
 class Checker:
-    def __init__(self, trace):
+    """One member's history (a single node is member 0): events whose details name no member are
+    the primary's."""
+
+    def __init__(self, trace, member=0):
         self.t = trace
+        self.member = member
         self.problems = []
         self.flagged = 0
         self.commits = {}      # seq -> {"writes"/"delta", "durable", "fate"}
@@ -249,14 +253,8 @@ class Checker:
 
     # --- the run ---------------------------------------------------------------------------
     def run(self):
-        if self.t["version"] != 2:
-            self.problems.append("format version %r (this checker reads 2)" % self.t["version"])
+        if self.member == 0 and not self.check_trace():
             return
-        if self.t["dropped_events"] > 0:
-            self.problems.append("%d events dropped: the history is incomplete (write the trace as .jsonl)" % self.t["dropped_events"])
-            return
-        if trace_hash(self.t) != self.t["trace_hash"]:
-            self.problems.append("trace hash %s, recomputed %s" % (self.t["trace_hash"], trace_hash(self.t)))
         self.found_durability_violation = False
         violations = {}
         for e in self.t["events"]:
@@ -264,25 +262,64 @@ class Checker:
                 violations[e["details"]["subject"]] = e["details"]["property"]
         # Violations come after their subject: a first pass collects them.
         for e in self.t["events"]:
-            k = e["kind"]
-            if k == "commit":
-                self.on_commit(e)
-            elif k == "complete":
-                self.complete(e, e["details"]["seq"], e["details"]["fate"])
-            elif k == "flush_start":
-                self.on_flush_start(e)
-            elif k == "flush_end":
-                self.on_flush_end(e)
-            elif k == "crash":
-                self.on_crash(e)
-            elif k == "recovery_check":
-                self.on_recovery_check(e, violations)
-            elif k == "final_check":
-                self.on_final_check(e)
-            elif k == "ttl_pass_start":
-                self.passes[e["actor"]] = e["details"]["now_ms"]
-            elif k == "ttl_pass":
-                self.passes.pop(e["actor"], None)
+            if member_of(e) == self.member:
+                self.on_event(e, violations)
+
+    def check_trace(self):
+        if self.t["version"] != 2:
+            self.problems.append("format version %r (this checker reads 2)" % self.t["version"])
+            return False
+        if self.t["dropped_events"] > 0:
+            self.problems.append("%d events dropped: the history is incomplete (write the trace as .jsonl)" % self.t["dropped_events"])
+            return False
+        if trace_hash(self.t) != self.t["trace_hash"]:
+            self.problems.append("trace hash %s, recomputed %s" % (self.t["trace_hash"], trace_hash(self.t)))
+        return True
+
+    def on_event(self, e, violations):
+        k = e["kind"]
+        if k == "commit":
+            self.on_commit(e)
+        elif k == "complete":
+            self.complete(e, e["details"]["seq"], e["details"]["fate"])
+        elif k == "flush_start":
+            self.on_flush_start(e)
+        elif k == "flush_end":
+            self.on_flush_end(e)
+        elif k == "crash":
+            self.on_crash(e)
+        elif k == "recovery_check":
+            self.on_recovery_check(e, violations)
+        elif k == "final_check":
+            self.on_final_check(e)
+        elif k == "ttl_pass_start":
+            self.passes[e["actor"]] = e["details"]["now_ms"]
+        elif k == "ttl_pass":
+            self.passes.pop(e["actor"], None)
+
+
+def member_of(e):
+    d = e.get("details")
+    return d.get("member", 0) if isinstance(d, dict) else 0
+
+
+class Judgement:
+    """Every member's history of one trace, judged against the trace's verdict."""
+
+    def __init__(self, trace):
+        self.t = trace
+        members = sorted({0} | {member_of(e) for e in trace["events"]})
+        self.members = [Checker(trace, m) for m in members]
+        self.problems = []
+
+    def run(self):
+        for c in self.members:
+            c.run()
+            self.problems += ["member %d: %s" % (c.member, p) if c.member else p for p in c.problems]
+        self.flagged = sum(c.flagged for c in self.members)
+        self.checks = sum(c.checks for c in self.members)
+        self.ttl_deletes = sum(c.ttl_deletes for c in self.members)
+        self.found_durability_violation = any(getattr(c, "found_durability_violation", False) for c in self.members)
         reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
         if self.t["verdict"]["ok"] and self.problems:
             self.problems.insert(0, "the trace says OK, this checker disagrees")
@@ -295,7 +332,7 @@ def main(argv):
     expect_violation = "--expect-violation" in argv
     failed = False
     for path in paths:
-        c = Checker(read_trace(path))
+        c = Judgement(read_trace(path))
         c.run()
         caught = c.flagged > 0 or c.found_durability_violation
         verdict_ok = c.t["verdict"]["ok"]

@@ -33,11 +33,11 @@ class BackupSystem final : public DocSystem {
     sim::Simulator& sim = run_.sim();
     const BackupSpec& spec = run_.scenario().backup;
     const uint64_t hot = spec.hot_docs, warm = spec.warm_docs, warm_every = spec.warm_every;
-    sim.spawn("hot-writer" + suffix, "node", [this, hot] { updater("test.hot", hot, 1); });
-    sim.spawn("warm-writer" + suffix, "node", [this, warm, warm_every] { updater("test.warm", warm, warm_every); });
-    sim.spawn("appender" + suffix, "node", [this] { appender(); });
+    sim.spawn("hot-writer" + suffix, host_.fiber_group(), [this, hot] { updater("test.hot", hot, 1); });
+    sim.spawn("warm-writer" + suffix, host_.fiber_group(), [this, warm, warm_every] { updater("test.warm", warm, warm_every); });
+    sim.spawn("appender" + suffix, host_.fiber_group(), [this] { appender(); });
     if (run_.scenario().backup.mode != BackupMode::kNone && !backup_done_) {
-      sim.spawn("backup" + suffix, "node", [this] { backup(); });
+      sim.spawn("backup" + suffix, host_.fiber_group(), [this] { backup(); });
     }
     spawn_oplog_trimmer(suffix);
   }
@@ -272,8 +272,8 @@ class BackupSystem final : public DocSystem {
   int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
     // The point in time is a checkpoint taken just before the cursor opens; log files are not
     // copied, so the restore is exactly that checkpoint.
-    snapshot_seq_ = run_.model().next_seq() - 1;
-    *expected = run_.model().committed_state();
+    snapshot_seq_ = host_.model().next_seq() - 1;
+    *expected = host_.model().committed_state();
     int ret = op.session()->checkpoint(op.session(), nullptr);
     if (ret != 0) return ret;
     WT_CURSOR* cursor = nullptr;
@@ -288,8 +288,8 @@ class BackupSystem final : public DocSystem {
   }
 
   int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
-    snapshot_seq_ = run_.model().next_seq() - 1;
-    *expected = run_.model().committed_state();  // what the named checkpoint holds
+    snapshot_seq_ = host_.model().next_seq() - 1;
+    *expected = host_.model().committed_state();  // what the named checkpoint holds
     int ret = engine::pin_backup_checkpoint(op.session());
     if (ret != 0) return ret;
     // The metadata, captured at once (a brief backup cursor writes WiredTiger.backup).

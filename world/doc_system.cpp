@@ -57,7 +57,7 @@ std::string render_bson(const std::string& value) {
 
 int DocSystem::open(WT_CONNECTION* conn) {
   close();
-  run_.model().set_renderer(render_bson);
+  host_.model().set_renderer(render_bson);
   engine::EngineConfig config;
   config.policy = run_.scenario().node.lock_policy;
   config.cost = run_.scenario().cost;
@@ -206,7 +206,7 @@ std::vector<properties::Finding> DocSystem::take_findings() {
 
 void DocSystem::spawn_oplog_trimmer(const std::string& suffix) {
   if (!run_.scenario().node.oplog) return;
-  run_.sim().spawn("oplog-trimmer" + suffix, "node", [this] {
+  run_.sim().spawn("oplog-trimmer" + suffix, host_.fiber_group(), [this] {
     engine::OperationContext op(host_.node().conn());
     sim::Simulator& sim = run_.sim();
     while (sim.now_ns() < run_.end_ns()) {
@@ -229,7 +229,7 @@ uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, b
     if (!w.ttl_field.empty()) check_ttl_delete(w);
     kv.push_back({key, w.post_image != nullptr ? models::Value{std::string(w.post_bson)} : std::nullopt});
   }
-  const uint64_t seq = run_.history().invoke(std::move(kv), durable, commit_details(writes));
+  const uint64_t seq = host_.history().invoke(std::move(kv), durable, commit_details(writes));
   durable_[seq] = durable;
   return seq;
 }
@@ -265,7 +265,7 @@ nlohmann::json DocSystem::commit_details(const std::vector<engine::DocWrite>& wr
 
 uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view row) {
   assert(!ns.empty() && !row.empty());
-  const uint64_t seq = run_.history().invoke({{catalog_key(ns), models::Value{std::string(row)}}}, true,
+  const uint64_t seq = host_.history().invoke({{catalog_key(ns), models::Value{std::string(row)}}}, true,
                                               {{"ns", ns}, {"op", "catalog"}, {"row", nlohmann::json::parse(row)}});
   durable_[seq] = true;
   return seq;
@@ -274,7 +274,7 @@ uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view 
 void DocSystem::after_commit(uint64_t ticket, int ret) {
   host_.after_wt_call();  // a fenced node acknowledges nothing
   if (ret != 0) {
-    run_.history().info(ticket, "commit failed");
+    host_.history().info(ticket, "commit failed");
     last_n_.clear();  // the chain of images is broken for now
     ++run_.stats().commits_failed;
     durable_.erase(ticket);
@@ -290,7 +290,7 @@ void DocSystem::after_flush(const std::vector<uint64_t>& tickets, int ret) {
 }
 
 void DocSystem::ack(uint64_t ticket) {
-  run_.history().ok(ticket);
+  host_.history().ok(ticket);
   durable_.erase(ticket);
   ++run_.stats().commits_acked;
 }
@@ -316,7 +316,7 @@ void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
   d.indexed_value = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
   d.now_ms = engine_->now_ms();
   d.expire_after_s = w.ttl_expire_after_s;
-  d.on_primary = run_.scenario().ttl.primary;
+  d.on_primary = host_.member() == 0 && run_.scenario().ttl.primary;
   if (auto f = properties::check_ttl_delete(d)) finding(f->first, f->second);
 }
 

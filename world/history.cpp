@@ -47,6 +47,7 @@ uint64_t History::invoke(std::vector<models::KvWrite> writes, bool durable, nloh
   const uint64_t seq = model_.begin_commit(std::move(writes), durable);
   details["seq"] = seq;
   if (durable) details["durable"] = true;  // absent: false (most commits; the trace stays small)
+  if (member_ > 0) details["member"] = member_;
   // Held: a completion that comes before any other event is written into it (one event).
   trace_.hold(sim_.now_ns(), sim_.current_or_main().name, "commit", std::move(details));
   invoked_ns_[seq] = sim_.now_ns();
@@ -61,7 +62,9 @@ void History::complete(uint64_t seq, const char* fate, const char* why) {
   const sim::Nanos invoked_ns = invoked_ns_.at(seq);
   invoked_ns_.erase(seq);
   nlohmann::json* held = trace_.held_details();
-  if (held != nullptr && *trace_.held_kind() == "commit" && (*held)["seq"] == seq) {
+  const bool held_here = held != nullptr && *trace_.held_kind() == "commit" && (*held)["seq"] == seq &&
+                         held->value("member", size_t{0}) == member_;  // members' seqs overlap
+  if (held_here) {
     (*held)["fate"] = fate;
     if (why != nullptr) (*held)["why"] = why;
     const sim::Nanos took_us = sim_.now_ns() / sim::kNsPerUs - invoked_ns / sim::kNsPerUs;
@@ -71,7 +74,7 @@ void History::complete(uint64_t seq, const char* fate, const char* why) {
   }
   nlohmann::json details = {{"seq", seq}, {"fate", fate}};
   if (why != nullptr) details["why"] = why;
-  trace_.event(sim_.now_ns(), sim_.current_or_main().name, "complete", std::move(details));
+  event("complete", std::move(details));
 }
 
 void History::ok(uint64_t seq) {
@@ -104,13 +107,18 @@ void History::rebased(models::KvState state) {
 
 uint64_t History::flush_started() {
   const uint64_t covers = model_.flush_started();
-  trace_.event(sim_.now_ns(), sim_.current_or_main().name, "flush_start", {{"covers", covers}});
+  event("flush_start", {{"covers", covers}});
   return covers;
 }
 
 void History::flush_returned(uint64_t covers, int ret) {
-  trace_.event(sim_.now_ns(), sim_.current_or_main().name, "flush_end", {{"covers", covers}, {"ok", ret == 0}});
+  event("flush_end", {{"covers", covers}, {"ok", ret == 0}});
   if (ret == 0) model_.flush_returned(covers);
+}
+
+uint64_t History::event(const char* kind, nlohmann::json details) {
+  if (member_ > 0) details["member"] = member_;
+  return trace_.event(sim_.now_ns(), sim_.current_or_main().name, kind, std::move(details));
 }
 
 }  // namespace wtsim::world

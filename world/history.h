@@ -22,7 +22,9 @@ namespace wtsim::world {
 
 class History {
  public:
-  History(traces::Trace& trace, sim::Simulator& sim, models::KvModel& model) : trace_(trace), sim_(sim), model_(model) {}
+  // `member`: the replica set member whose commits these are; its events say so when it is not 0.
+  History(traces::Trace& trace, sim::Simulator& sim, models::KvModel& model, size_t member = 0)
+      : trace_(trace), sim_(sim), model_(model), member_(member) {}
 
   // A commit is about to be asked of WiredTiger. `details` adds the workload's own fields (op, ns...).
   uint64_t invoke(std::vector<models::KvWrite> writes, bool durable, nlohmann::json details);
@@ -55,10 +57,12 @@ class History {
 
  private:
   void complete(uint64_t seq, const char* fate, const char* why);
+  uint64_t event(const char* kind, nlohmann::json details);
 
   traces::Trace& trace_;
   sim::Simulator& sim_;
   models::KvModel& model_;
+  size_t member_;
   std::map<uint64_t, sim::Nanos> invoked_ns_;  // open commits' invocation times
   std::set<uint64_t> open_;  // invoked, not completed (ordered: the crash's completions are in seq order)
 };

@@ -40,7 +40,7 @@ class KvSystem final : public System {
 
   void spawn_actors(const std::string& suffix) override {
     for (uint64_t i = 0; i < run_.scenario().workload.writers; ++i) {
-      run_.sim().spawn("writer-" + std::to_string(i) + suffix, "node", [this, i] { writer(static_cast<int>(i)); });
+      run_.sim().spawn("writer-" + std::to_string(i) + suffix, host_.fiber_group(), [this, i] { writer(static_cast<int>(i)); });
     }
   }
 
@@ -88,15 +88,15 @@ class KvSystem final : public System {
       // The commit enters the model's order here, not before apply: apply can wait (a full cache
       // hands the fiber to eviction) while another writer commits, and the log holds commits in
       // commit order (docs/findings.md, finding 18).
-      const uint64_t seq = run_.history().invoke(writes, durable, {{"value_id", value_id}});
+      const uint64_t seq = host_.history().invoke(writes, durable, {{"value_id", value_id}});
       const auto in_doubt = [&] {
-        run_.history().info(seq, "commit failed");
+        host_.history().info(seq, "commit failed");
         ++run_.stats().commits_failed;
       };
       if (host_.node_call("commit", [&] { return session.commit(durable); }, {NodeContext::OnIoError::kFatal, in_doubt}) != 0) {
         continue;
       }
-      run_.history().ok(seq);
+      host_.history().ok(seq);
       run_.note_progress();
       ++run_.stats().commits_acked;
       run_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +

@@ -31,16 +31,23 @@ void World::client_abandoned(const std::string& fiber_name) {
 }
 
 std::string World::liveness_pending() const {
-  if (host_->dead() || host_->restarting() || !host_->up()) return host_->liveness_pending(fault_end_ns_);
+  for (const auto& host : hosts_) {
+    if (host->dead() || host->restarting() || !host->up()) return host->liveness_pending(fault_end_ns_);
+  }
   for (const auto& [name, c] : clients_) {
     if (!c.finished && c.last_ns < fault_end_ns_) return "client " + name + " has acknowledged nothing since the faults stopped";
   }
-  return host_->liveness_pending(fault_end_ns_);
+  for (const auto& host : hosts_) {
+    if (std::string pending = host->liveness_pending(fault_end_ns_); !pending.empty()) return pending;
+  }
+  return "";
 }
 
 void World::liveness_phase() {
-  host_->end_fault_phase();
-  host_->lift_disk_full();
+  for (auto& host : hosts_) {
+    host->end_fault_phase();
+    host->lift_disk_full();
+  }
   trace_->event(sim_.now_ns(), "checker", "liveness_phase", {{"deadline_ms", end_ns_ / sim::kNsPerMs}});
   std::string pending = liveness_pending();
   while (!pending.empty() && sim_.now_ns() < end_ns_) {

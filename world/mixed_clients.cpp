@@ -23,7 +23,7 @@ class MixedDocSystem final : public DocSystem {
 
   void spawn_actors(const std::string& suffix) override {
     for (uint64_t i = 0; i < run_.scenario().workload.writers; ++i) {
-      run_.sim().spawn("client-" + std::to_string(i) + suffix, "node", [this, i] { client(static_cast<int>(i)); });
+      run_.sim().spawn("client-" + std::to_string(i) + suffix, host_.fiber_group(), [this, i] { client(static_cast<int>(i)); });
     }
     spawn_oplog_trimmer(suffix);
   }
@@ -83,7 +83,7 @@ class MixedDocSystem final : public DocSystem {
     engine::FindRequest req;
     req.filter = {{"g", rng.below(kGroups)}};
     req.limit = 5;
-    const models::ReadScope read(run_.model());
+    const models::ReadScope read(host_.model());
     const engine::FindResult r = host_.node_call("find", [&] { return engine_->find(op, kNs, req); });
     if (r.status.ok()) check_find(kNs, req.filter, r.docs, read.token());
   }

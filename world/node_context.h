@@ -10,6 +10,8 @@
 #include "faults/crash_mode.h"
 #include "faults/disk.h"
 #include "sim/virtual_clock.h"
+#include "models/kv_model.h"
+#include "world/history.h"
 #include "world/node.h"
 
 namespace wtsim::world {
@@ -37,9 +39,17 @@ int wt_code_of(const Result& result) {
 class NodeContext {
  public:
   // --- The node's parts. ---
+  // The member of the replica set (0: the primary, and the only member of a single node).
+  virtual size_t member() const = 0;
+  // The scheduler group of the node's fibers ("node"; "node.m2" for member 2): they die with it.
+  virtual const std::string& fiber_group() const = 0;
   virtual Node& node() = 0;
+  // The node's commits: every invocation and fate goes through its history (world/history.h),
+  // which tells its model; a recovered state is checked against that model.
+  virtual History& history() = 0;
+  virtual models::KvModel& model() = 0;
   virtual faults::Disk& disk() = 0;
-  virtual std::string generation_suffix() const = 0;  // ".g3": names the node's fibers
+  virtual std::string generation_suffix() const = 0;  // ".g3", ".m2.g3": names the node's fibers
   virtual uint64_t file_bytes(const std::string& name) const = 0;
   // Bytes of every file but the log (the figure the backup account's inflation is measured in).
   virtual uint64_t table_file_bytes() const = 0;

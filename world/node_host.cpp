@@ -37,15 +37,19 @@ std::unique_ptr<System> make_system(WorkloadKind kind, RunContext& run, NodeCont
 
 }  // namespace
 
-NodeHost::NodeHost(RunControl& run, faults::FaultPlan plan)
+NodeHost::NodeHost(RunControl& run, faults::FaultPlan plan, size_t member)
     : run_(run),
       sim_(run.sim()),
       scenario_(run.scenario()),
-      fault_rng_(sim::stream(run.seed(), "faults")),
+      member_(member),
+      member_suffix_(member == 0 ? "" : ".m" + std::to_string(member)),
+      group_("node" + member_suffix_),
+      history_(run.trace(), run.sim(), model_, member),
+      fault_rng_(sim::stream(run.seed(), "faults" + member_suffix_)),
       injector_(std::move(plan)),
       disk_queue_("disk", 1) {
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario_));
-  system_ = make_system(scenario_.workload.kind, run_, *this);
+  system_ = member_ == 0 ? make_system(scenario_.workload.kind, run_, *this) : make_secondary_system(run_, *this);
   node_->set_crash_handler([this](faults::CrashMode mode, faults::FsOp op, const std::string& file) {
     note_crash_point(op, file);
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +
@@ -86,8 +90,7 @@ bool NodeHost::start_node() {
   // Counted, not taken from one drain: a commit observer drains fired faults inside the calls.
   const uint64_t io_errors_before_open = io_errors_fired_;
   // Every attempt is a generation: one that fails (or crashes in recovery) leaves its number used.
-  traces::Trace& trace = run_.trace();
-  trace.event(sim_.now_ns(), "node", "open_started", {{"generation", node_->generation() + 1}});
+  event("node", "open_started", {{"generation", node_->generation() + 1}});
   const int ret = node_->open();
   drain_wt_messages();
   drain_fired_faults();
@@ -98,18 +101,18 @@ bool NodeHost::start_node() {
   if (ret != 0 && (classify_failed_start(ret, "wiredtiger_open") || io_error_during_open || disk_full)) {
     // A device that refuses I/O for good, an injected I/O error or a full disk failed this
     // attempt; an administrator would restart the node again (after a power cycle, after freeing space).
-    trace.event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}, {"generation", node_->generation()}});
+    event("node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"retry", true}, {"generation", node_->generation()}});
     return false;
   }
   if (ret != 0) {
-    trace.event(sim_.now_ns(), "node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"generation", node_->generation()}});
+    event("node", "open_failed", {{"code", ret}, {"error", wiredtiger_strerror(ret)}, {"generation", node_->generation()}});
     refused_or_violated(properties::Property::kRecoverySucceeds, std::string("wiredtiger_open: ") + wiredtiger_strerror(ret));
     dead_ = true;
     return false;
   }
-  trace.event(sim_.now_ns(), "node", "started", {{"generation", node_->generation()}});
+  event("node", "started", {{"generation", node_->generation()}});
   if (!open_schema()) return false;
-  if (node_->generation() > 1 || run_.stats().crashes > 0) {
+  if (node_->generation() > 1 || crashes_ > 0) {
     check_recovered("recovery");
     if (node_->fenced()) return false;
     if (scenario_.end_after_recovery_ns) run_.end_faults_at(sim_.now_ns() + *scenario_.end_after_recovery_ns);
@@ -129,7 +132,7 @@ bool NodeHost::open_schema() {
   const bool io_error_during_schema = io_errors_fired_ > io_errors_before_schema;
   if (node_->fenced()) return false;
   if (opened != 0 && (classify_failed_start(opened, "opening the schema") || io_error_during_schema)) {
-    run_.trace().event(sim_.now_ns(), "node", "open_failed",
+    event("node", "open_failed",
                        {{"code", opened}, {"error", wiredtiger_strerror(opened)}, {"stage", "schema"}, {"retry", true}, {"generation", node_->generation()}});
     node_->fence();
     return false;
@@ -155,6 +158,7 @@ void NodeHost::note_crash_point(faults::FsOp op, const std::string& file) {
 void NodeHost::crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause) {
   if (node_->fs() == nullptr || node_->fenced()) return;  // already down
   ++run_.stats().crashes;
+  ++crashes_;
   for (const properties::Marker marker : system_->busy_phases()) run_.reached(marker);
   if (power_loss) last_crash_mode_ = mode;
   node_->fence();
@@ -167,14 +171,14 @@ void NodeHost::crash_node(faults::CrashMode mode, bool power_loss, const std::st
     }
   }
   if (power_loss) injector_.power_cycled();  // a process crash leaves the device as it was
-  run_.trace().event(sim_.now_ns(), "faults", "crash",
+  event("faults", "crash",
                      {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
                       {"generation", node_->generation()}, {"unsynced", files}});
-  run_.history().crashed();  // after the crash event: what it cut completes as info
-  sim_.cancel_group("node");
+  history_.crashed();  // after the crash event: what it cut completes as info
+  sim_.cancel_group(group_);
   if (!restarting_) {
     restarting_ = true;
-    sim_.spawn("restarter", "world", [this] { restarter(); });
+    sim_.spawn("restarter" + member_suffix_, "world", [this] { restarter(); });
   }
 }
 
@@ -182,12 +186,12 @@ void NodeHost::restarter() {
   // Sleep, not yield: a fiber still inside WiredTiger may wait for virtual time to pass.
   const sim::Nanos start_ns = sim_.now_ns();
   uint64_t waits = 0;
-  for (; sim_.live_fibers("node") > 0 && waits < kWaitsForNodeMax; ++waits) sim_.sleep_for(sim::kNsPerUs);
+  for (; sim_.live_fibers(group_) > 0 && waits < kWaitsForNodeMax; ++waits) sim_.sleep_for(sim::kNsPerUs);
   if (waits == kWaitsForNodeMax) {
     freeze_stuck_node_fibers();
     run_.extend_end(sim_.now_ns() - start_ns);  // as for an abandoned close (close_crashed_node)
   }
-  assert(sim_.live_fibers("node") == 0);
+  assert(sim_.live_fibers(group_) == 0);
   drain_wt_messages();
   close_crashed_node();
   sim_.sleep_for(scenario_.cost.restart_ns);
@@ -200,7 +204,7 @@ void NodeHost::freeze_stuck_node_fibers() {
   // what will never come (docs/findings.md, finding 10). The killed process they stand for is gone.
   nlohmann::json names = nlohmann::json::array();
   for (const sim::BlockedFiber& b : sim_.live_fiber_report()) {
-    if (b.group != "node") continue;
+    if (b.group != group_) continue;
     sim::FiberRecord* fiber = sim_.fiber_by_id(b.id);
     assert(fiber != nullptr && fiber->cancel);
     names.push_back(b.name + " (" + b.waits_on + ")");
@@ -208,7 +212,7 @@ void NodeHost::freeze_stuck_node_fibers() {
     run_.client_abandoned(b.name);
   }
   assert(!names.empty());
-  run_.trace().event(sim_.now_ns(), "node", "fibers_frozen", {{"generation", node_->generation()}, {"fibers", names}});
+  event("node", "fibers_frozen", {{"generation", node_->generation()}, {"fibers", names}});
 }
 
 void NodeHost::close_crashed_node() {
@@ -219,7 +223,7 @@ void NodeHost::close_crashed_node() {
     // real, so the run's end moves by the time it took: liveness is not judged on it.
     const sim::Nanos stalled_ns = sim_.now_ns() - start_ns;
     run_.extend_end(stalled_ns);
-    run_.trace().event(sim_.now_ns(), "node", "connection_abandoned",
+    event("node", "connection_abandoned",
                        {{"generation", node_->generation()}, {"stalled_ms", stalled_ns / sim::kNsPerMs}});
   }
   drain_wt_messages();
@@ -228,7 +232,7 @@ void NodeHost::close_crashed_node() {
 void NodeHost::end_fault_phase() {
   if (!injector_.enabled()) return;  // already ended
   injector_.set_enabled(false);
-  run_.stats().fault_phase_disk_ops = injector_.mutating_ops();
+  if (member_ == 0) run_.stats().fault_phase_disk_ops = injector_.mutating_ops();  // a sweep's crash points
 }
 
 std::string NodeHost::liveness_pending(sim::Nanos since_ns) const {
@@ -244,16 +248,26 @@ void NodeHost::shut_down() {
 }
 
 void NodeHost::finish_stats(RunStats& stats) {
+  const bool enospc = disk_.enospc_returned() > 0;
+  if (member_ > 0) {  // the disk operations counted are the primary's: a sweep's crash points
+    if (enospc) run_.reached(properties::Marker::kEnospcReached);
+    return;
+  }
   stats.mutating_disk_ops = injector_.mutating_ops();
   if (injector_.enabled()) stats.fault_phase_disk_ops = stats.mutating_disk_ops;  // it never ended
-  run_.reached(properties::Marker::kEnospcReached, disk_.enospc_returned() > 0 ? 1 : 0);
+  run_.reached(properties::Marker::kEnospcReached, enospc ? 1 : 0);
+}
+
+uint64_t NodeHost::event(const std::string& actor, const char* kind, nlohmann::json details) {
+  if (member_ > 0) details["member"] = member_;
+  return run_.trace().event(sim_.now_ns(), actor, kind, std::move(details));
 }
 
 // Every message, WiredTiger's own threads' included: they run on the seeded scheduler, so what
 // they print and when is part of the run.
 void NodeHost::drain_wt_messages() {
   for (std::string& m : node_->take_messages()) {
-    run_.trace().event(sim_.now_ns(), "wiredtiger", "message", {{"text", std::move(m)}});
+    event("wiredtiger", "message", {{"text", std::move(m)}});
   }
   for (const int error : sim::wt_threads::take_log_switch_wedges()) {
     run_.classify("log_switch_wedged", std::string("WiredTiger 3.2.1's log cannot switch files after ") +
@@ -279,7 +293,7 @@ bool NodeHost::drain_fired_faults() {
   for (const faults::FiredFault& f : injector_.take_fired()) {
     io_error |= f.what.rfind("EIO", 0) == 0;
     if (f.what.rfind("EIO", 0) == 0) run_.reached(properties::Marker::kIoErrorInjected), ++io_errors_fired_;
-    run_.trace().event(sim_.now_ns(), "faults", "fired",
+    event("faults", "fired",
                        {{"plan_index", f.plan_index}, {"disk_op", f.disk_op}, {"file", f.file}, {"what", f.what}, {"actor", f.actor}});
   }
   return io_error;

@@ -25,15 +25,21 @@ namespace wtsim::world {
 
 class NodeHost final : public NodeContext {
  public:
-  NodeHost(RunControl& run, faults::FaultPlan plan);
+  // `member` 0 is the primary (and a single node); another member's fibers, events and random
+  // streams are named after it (".m2"), so the primary's stay as a single node's.
+  NodeHost(RunControl& run, faults::FaultPlan plan, size_t member);
   ~NodeHost();
   NodeHost(const NodeHost&) = delete;
   NodeHost& operator=(const NodeHost&) = delete;
 
   // --- NodeContext: for the node's systems and their actors (world/node_context.h). ---
+  size_t member() const override { return member_; }
+  const std::string& fiber_group() const override { return group_; }
   Node& node() override { return *node_; }
+  History& history() override { return history_; }
+  models::KvModel& model() override { return model_; }
   faults::Disk& disk() override { return disk_; }
-  std::string generation_suffix() const override { return ".g" + std::to_string(node_->generation()); }
+  std::string generation_suffix() const override { return member_suffix_ + ".g" + std::to_string(node_->generation()); }
   uint64_t file_bytes(const std::string& name) const override;
   uint64_t table_file_bytes() const override;
   void after_wt_call() override;
@@ -43,6 +49,7 @@ class NodeHost final : public NodeContext {
   void arm_crash_after(uint64_t n, faults::CrashMode mode) override;
 
   // --- For the run (world/world.h). ---
+  const std::string& member_suffix() const { return member_suffix_; }  // "", ".m2"
   // The first start: up, or dead after too many attempts (a violation says so).
   void start();
   bool up() const { return node_->up(); }
@@ -79,6 +86,8 @@ class NodeHost final : public NodeContext {
   // Closes the fenced node's system and connection (abandoned if its close hangs).
   void close_crashed_node();
   void drain_wt_messages();
+  // A trace event of the node's; another member's say which member.
+  uint64_t event(const std::string& actor, const char* kind, nlohmann::json details);
   bool drain_fired_faults();  // true if an injected I/O error fired
   void refuse_if_fenced() const override;
   sim::Nanos disk_cost_ns(faults::FsOp op, uint64_t bytes) const;
@@ -105,6 +114,11 @@ class NodeHost final : public NodeContext {
   RunControl& run_;
   sim::Simulator& sim_;
   const Scenario& scenario_;
+  const size_t member_;
+  const std::string member_suffix_;  // "" for the primary, ".m<member>" for another
+  const std::string group_;          // "node" + member_suffix_
+  models::KvModel model_;
+  History history_;  // over model_ and the run's trace
   sim::Rng fault_rng_;
   faults::Disk disk_;
   faults::FaultInjector injector_;
@@ -117,6 +131,7 @@ class NodeHost final : public NodeContext {
   bool restarting_ = false;
   bool checkpoint_running_ = false;  // the checkpointer is inside WiredTiger's checkpoint
   bool dead_ = false;                // could not be restarted: the run ends early
+  uint64_t crashes_ = 0;             // this node's
 };
 
 }  // namespace wtsim::world

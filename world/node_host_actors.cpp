@@ -20,8 +20,8 @@ constexpr sim::Nanos kErrorBackoffNs = 10 * sim::kNsPerMs;
 void NodeHost::spawn_node_actors() {
   const std::string gen = generation_suffix();
   system_->spawn_actors(gen);
-  sim_.spawn("journal-flusher" + gen, "node", [this] { journal_flusher(); });
-  sim_.spawn("checkpointer" + gen, "node", [this] { checkpointer(); });
+  sim_.spawn("journal-flusher" + gen, group_, [this] { journal_flusher(); });
+  sim_.spawn("checkpointer" + gen, group_, [this] { checkpointer(); });
 }
 
 void NodeHost::pay_disk(sim::Nanos cost_ns) {
@@ -31,7 +31,7 @@ void NodeHost::pay_disk(sim::Nanos cost_ns) {
 
 void NodeHost::handle_wt_failure(int code, const std::string& what, OnIoError on_io_error) {
   assert(code != 0);
-  run_.trace().event(sim_.now_ns(), sim_.current().name, "wt_error",
+  event(sim_.current().name, "wt_error",
                 {{"op", what}, {"code", code}, {"error", wiredtiger_strerror(code)}});
   drain_wt_messages();
   // A failed sync has already halted WiredTiger (WT_PANIC), as its POSIX layer does. Like
@@ -60,7 +60,7 @@ void NodeHost::arm_crash_after(uint64_t n, faults::CrashMode mode) {
   crash.at_disk_op = injector_.mutating_ops() + n;
   crash.crash_mode = mode;
   injector_.add(crash);
-  run_.trace().event(sim_.now_ns(), sim_.current().name, "crash_armed", {{"at_disk_op", *crash.at_disk_op}, {"mode", faults::to_string(mode)}});
+  event(sim_.current().name, "crash_armed", {{"at_disk_op", *crash.at_disk_op}, {"mode", faults::to_string(mode)}});
 }
 
 uint64_t NodeHost::table_file_bytes() const {
@@ -78,7 +78,7 @@ void NodeHost::metrics_sampler() {
     nlohmann::json sample = system_->sample_metrics();
     if (sample.is_null()) continue;
     sample["disk_bytes"] = table_file_bytes();  // table files, without the log
-    run_.trace().event(sim_.now_ns(), "metrics", "sample", std::move(sample));
+    event("metrics", "sample", std::move(sample));
   }
 }
 
@@ -87,10 +87,10 @@ void NodeHost::journal_flusher() {
   while (true) {
     sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.journal_commit_interval_ns, run_.end_ns()));
     if (sim_.now_ns() >= run_.end_ns()) break;
-    const uint64_t covers = run_.history().flush_started();
-    const auto failed = [&] { run_.history().flush_returned(covers, -1); };
+    const uint64_t covers = history_.flush_started();
+    const auto failed = [&] { history_.flush_returned(covers, -1); };
     if (node_call("log_flush", [&] { return op.flush_log(); }, {OnIoError::kFatal, failed}) != 0) continue;
-    run_.history().flush_returned(covers, 0);  // the sync paid its disk time inside the call
+    history_.flush_returned(covers, 0);  // the sync paid its disk time inside the call
   }
 }
 
@@ -100,14 +100,14 @@ void NodeHost::checkpointer() {
     const bool soon = run_.buggify().fire("checkpoint_right_away");  // legal: checkpoints may run any time
     sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), run_.end_ns()));
     if (sim_.now_ns() >= run_.end_ns()) break;
-    run_.trace().event(sim_.now_ns(), sim_.current().name, "checkpoint_start", nlohmann::json::object());
+    event(sim_.current().name, "checkpoint_start", nlohmann::json::object());
     // Busy through the drain of the faults the checkpoint fired: a crash they cause is one
     // during the checkpoint.
     const int ret = node_call("checkpoint", [&] { return op.session()->checkpoint(op.session(), nullptr); },
                               {.busy = &checkpoint_running_});
     if (ret != 0) continue;
     ++run_.stats().checkpoints;
-    run_.trace().event(sim_.now_ns(), sim_.current().name, "checkpoint", {{"disk_bytes", table_file_bytes()}});
+    event(sim_.current().name, "checkpoint", {{"disk_bytes", table_file_bytes()}});
   }
 }
 
@@ -162,7 +162,7 @@ void NodeHost::fault_actor() {
       default:
         continue;
     }
-    run_.trace().event(sim_.now_ns(), "faults", "fired", details);
+    event("faults", "fired", details);
   }
 }
 

@@ -27,7 +27,7 @@ void NodeHost::check_recovered(const char* when) {
     return;
   }
   models::RecoveryCheck details;
-  auto found = properties::check_recovered_state(run_.model(), state, sim_.now_ns(), &details);
+  auto found = properties::check_recovered_state(model_, state, sim_.now_ns(), &details);
   ++run_.stats().recoveries;
   nlohmann::json check = {{"when", when}, {"keys", state.size()}, {"cut", details.cut},
                           {"durable_point", details.durable_point}, {"lost_acked", details.lost_acked},
@@ -36,8 +36,8 @@ void NodeHost::check_recovered(const char* when) {
   for (const auto& m : details.mismatches) {
     check["mismatches"].push_back({{"key", m.key}, {"expected", m.expected}, {"found", m.found}});
   }
-  run_.history().close_fenced();
-  const uint64_t check_index = run_.trace().event(sim_.now_ns(), "checker", "recovery_check", check);
+  history_.close_fenced();
+  const uint64_t check_index = event("checker", "recovery_check", check);
   if (details.ok && details.lost_acked > 0) {
     run_.reached(properties::Marker::kUnsyncedCommitsLost);
     if (last_crash_mode_ == faults::CrashMode::kTornPrefix) run_.reached(properties::Marker::kTornLogTailRecovered);
@@ -45,7 +45,7 @@ void NodeHost::check_recovered(const char* when) {
   for (auto& v : found) {
     run_.violation(corruption_injected() ? properties::Property::kCorruptionDetectedOrHarmless : v.property, v.detail, check_index);
   }
-  run_.history().rebased(std::move(state));
+  history_.rebased(std::move(state));
   report_validation(when);
 }
 
@@ -62,7 +62,7 @@ void NodeHost::report_validation(const char* when) {
     problems.clear();  // the engine's own findings below still count
   }
   if (fired && !problems.empty()) {
-    run_.trace().event(sim_.now_ns(), "checker", "validation_retried", {{"when", when}, {"problems", problems.size()}});
+    event("checker", "validation_retried", {{"when", when}, {"problems", problems.size()}});
     problems = system_->validate(node_->conn());
     drain_wt_messages();
     drain_fired_faults();
@@ -87,10 +87,10 @@ void NodeHost::final_checks() {
     run_.violation(properties::Property::kFinalStateMatches, "reading the final state failed");
     return;
   }
-  const auto v = properties::check_final_state(run_.model(), state, sim_.now_ns());
-  run_.history().close_fenced();
+  const auto v = properties::check_final_state(model_, state, sim_.now_ns());
+  history_.close_fenced();
   const uint64_t check_index =
-      run_.trace().event(sim_.now_ns(), "checker", "final_check", {{"keys", state.size()}, {"state_digest", History::state_digest(state)}});
+      event("checker", "final_check", {{"keys", state.size()}, {"state_digest", History::state_digest(state)}});
   if (v) run_.violation(v->property, v->detail, check_index);
   report_validation("final");
   system_->close();
@@ -98,7 +98,7 @@ void NodeHost::final_checks() {
   drain_wt_messages();
   if (closed != 0) run_.violation(properties::Property::kFinalStateMatches, std::string("clean close: ") + wiredtiger_strerror(closed));
   // A clean shutdown must reopen to exactly the same state.
-  run_.history().rebased(std::move(state));
+  history_.rebased(std::move(state));
   if (node_->open() != 0) {
     refused_or_violated(properties::Property::kRecoverySucceeds, "reopen after clean shutdown failed");
     return;
@@ -145,7 +145,7 @@ void NodeHost::power_cycle_device(const std::string& reason) {
   }
   injector_.power_cycled();
   assert(injector_.active_sticky_errors().empty());
-  run_.trace().event(sim_.now_ns(), "faults", "power_cycle", {{"reason", reason}, {"unsynced", files}});
+  event("faults", "power_cycle", {{"reason", reason}, {"unsynced", files}});
 }
 
 }  // namespace wtsim::world

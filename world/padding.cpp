@@ -13,7 +13,7 @@ class PaddingSystem final : public DocSystem {
   using DocSystem::DocSystem;
 
   void spawn_actors(const std::string& suffix) override {
-    run_.sim().spawn("client" + suffix, "node", [this] { client(); });
+    run_.sim().spawn("client" + suffix, host_.fiber_group(), [this] { client(); });
     spawn_oplog_trimmer(suffix);
   }
 

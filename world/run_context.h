@@ -5,14 +5,12 @@
 #include <optional>
 #include <string>
 
-#include "models/kv_model.h"
 #include "properties/coverage.h"
 #include "properties/violation.h"
 #include "sim/buggify.h"
 #include "sim/scheduler.h"
 #include "sim/sync.h"
 #include "traces/trace.h"
-#include "world/history.h"
 #include "world/scenario.h"
 #include "world/verdict.h"
 
@@ -26,9 +24,6 @@ class RunContext {
   virtual uint64_t seed() const = 0;
   virtual sim::Nanos end_ns() const = 0;
   virtual traces::Trace& trace() = 0;
-  // Every commit's invocation and fate goes through the history, which tells the model.
-  virtual History& history() = 0;
-  virtual models::KvModel& model() = 0;
   virtual sim::Resource& cpu() = 0;
   virtual sim::Buggify& buggify() = 0;
   virtual RunStats& stats() = 0;

@@ -297,6 +297,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");
     if (auto* t = r.optional("ttl")) s.ttl = ttl_from(*t, "/ttl");
     if (auto* b = r.optional("backup")) s.backup = backup_from(*b, "/backup");
+    if (auto* rs = r.optional("replica_set")) s.replica_set = replica_set_from_json(*rs, "/replica_set");
     if (auto* steps = r.optional("steps")) {
       const bool other_kind = j.contains("workload") && j["workload"].contains("kind") && s.workload.kind != WorkloadKind::kScript;
       if (other_kind) throw sim::JsonError("/workload/kind", "a scenario with steps runs them: leave kind out or make it \"script\"");
@@ -304,6 +305,9 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
       s.workload.kind = WorkloadKind::kScript;
     } else if (s.workload.kind == WorkloadKind::kScript) {
       throw sim::JsonError("/steps", "required field is missing (workload kind \"script\")");
+    }
+    if (s.replica_set.size() > 1 && s.workload.kind == WorkloadKind::kKv) {
+      throw sim::JsonError("/replica_set/members", "a replica set runs the document engine (its oplog): not workload kind \"kv\"");
     }
     auto* plan = r.optional("fault_plan");
     auto* swarm = r.optional("swarm");

@@ -14,6 +14,7 @@
 #include "faults/fault_swarm.h"
 #include "sim/virtual_clock.h"
 #include "world/knobs.h"
+#include "world/replica_set_spec.h"
 #include "world/script.h"
 
 namespace wtsim::world {
@@ -118,6 +119,7 @@ struct Scenario {
   WorkloadSpec workload;
   TtlSpec ttl;
   BackupSpec backup;
+  ReplicaSetSpec replica_set;  // one member unless the scenario gives more (replica_set_spec.h)
   std::optional<Script> script;  // `steps`: the workload is this script (WorkloadKind::kScript)
   engine::CostModel cost;
   std::optional<faults::FaultPlan> fault_plan;  // explicit plan, used as is

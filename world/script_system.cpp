@@ -80,10 +80,10 @@ class ScriptSystem final : public DocSystem {
     if (host_.node().generation() > 1 && !crash_requested_) unplanned_crash_ = true;
     crash_requested_ = false;
     for (size_t c = 0; c < script_.clients.size(); ++c) {
-      if (next_[c] < script_.clients[c].size()) sim.spawn("script-client-" + std::to_string(c) + suffix, "node", [this, c] { client(c); });
+      if (next_[c] < script_.clients[c].size()) sim.spawn("script-client-" + std::to_string(c) + suffix, host_.fiber_group(), [this, c] { client(c); });
     }
     if (ttl_.mode == TtlMode::kIndex) {
-      sim.spawn("ttl-monitor" + suffix, "node", [this] {
+      sim.spawn("ttl-monitor" + suffix, host_.fiber_group(), [this] {
         monitor_.run(engine_, [this](properties::Property p, const std::string& detail) { finding(p, detail); });
       });
     }
@@ -161,7 +161,7 @@ class ScriptSystem final : public DocSystem {
     if (a.contains("sort")) req.sort = index_spec({{"key", a["sort"]}}).fields.front();
     req.limit = a.value("limit", uint64_t{0});
     req.hint = a.value("hint", "");
-    const models::ReadScope read(run_.model());
+    const models::ReadScope read(host_.model());
     const engine::FindResult f = host_.node_call("script_find", [&] { return engine_->find(op, a["ns"], req); });
     if (f.status.ok()) check_find(a["ns"].get<std::string>(), req.filter, f.docs, read.token());
     StepResult r;

@@ -58,18 +58,18 @@ class TimeSeriesSystem final : public DocSystem {
   void spawn_actors(const std::string& suffix) override {
     sim::Simulator& sim = run_.sim();
     for (uint64_t i = 0; i < run_.scenario().workload.writers; ++i) {
-      sim.spawn("inserter-" + std::to_string(i) + suffix, "node", [this, i] { inserter(static_cast<int>(i)); });
+      sim.spawn("inserter-" + std::to_string(i) + suffix, host_.fiber_group(), [this, i] { inserter(static_cast<int>(i)); });
     }
     const TtlSpec& ttl = run_.scenario().ttl;
     if (ttl.mode == TtlMode::kIndex) {
-      sim.spawn("ttl-monitor" + suffix, "node", [this] {
+      sim.spawn("ttl-monitor" + suffix, host_.fiber_group(), [this] {
         monitor_.run(engine_, [this](properties::Property p, const std::string& detail) { finding(p, detail); });
       });
     }
-    if (ttl.mode == TtlMode::kManual) sim.spawn("delete-job" + suffix, "node", [this] { delete_job(); });
-    if (ttl.mode != TtlMode::kNone && ttl.index_at_ns > 0) sim.spawn("index-builder" + suffix, "node", [this] { late_index(); });
-    if (ttl.query_loop != QueryLoop::kOff) sim.spawn("query-loop" + suffix, "node", [this] { query_loop(); });
-    if (ttl.touch_every_ns > 0) sim.spawn("toucher" + suffix, "node", [this] { toucher(); });
+    if (ttl.mode == TtlMode::kManual) sim.spawn("delete-job" + suffix, host_.fiber_group(), [this] { delete_job(); });
+    if (ttl.mode != TtlMode::kNone && ttl.index_at_ns > 0) sim.spawn("index-builder" + suffix, host_.fiber_group(), [this] { late_index(); });
+    if (ttl.query_loop != QueryLoop::kOff) sim.spawn("query-loop" + suffix, host_.fiber_group(), [this] { query_loop(); });
+    if (ttl.touch_every_ns > 0) sim.spawn("toucher" + suffix, host_.fiber_group(), [this] { toucher(); });
     spawn_oplog_trimmer(suffix);
   }
 

@@ -84,9 +84,11 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       fault_end_ns_(scenario.duration_ns),
       progress_(std::move(progress)) {
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, plan)));
-  history_ = std::make_unique<History>(*trace_, sim_, model_);
   verdict_ = std::make_unique<Verdict>(*trace_, sim_);
-  host_ = std::make_unique<NodeHost>(*this, std::move(plan));
+  hosts_.push_back(std::make_unique<NodeHost>(*this, std::move(plan), 0));
+  for (size_t m = 1; m < scenario.replica_set.size(); ++m) {
+    hosts_.push_back(std::make_unique<NodeHost>(*this, scenario.replica_set.members[m].fault_plan, m));
+  }
 }
 
 World::~World() = default;
@@ -94,8 +96,11 @@ World::~World() = default;
 RunResult World::run() {
   (void)sim::wt_threads::take_log_switch_wedges();  // an earlier run's in this process are not ours
   sim_.spawn("director", "world", [this] { director(); });
-  sim_.spawn("fault-actor", "world", [this] { host_->fault_actor(); });
-  if (scenario_.node.metrics_interval_ns > 0) sim_.spawn("metrics", "world", [this] { host_->metrics_sampler(); });
+  for (auto& host : hosts_) {
+    NodeHost* h = host.get();
+    sim_.spawn("fault-actor" + h->member_suffix(), "world", [h] { h->fault_actor(); });
+    if (scenario_.node.metrics_interval_ns > 0) sim_.spawn("metrics" + h->member_suffix(), "world", [h] { h->metrics_sampler(); });
+  }
   const sim::RunOutcome outcome = sim_.run();
   if (outcome.kind == sim::RunOutcome::Kind::kDeadlock || outcome.kind == sim::RunOutcome::Kind::kTimeLimit) {
     std::string detail = std::string(sim::to_string(outcome.kind)) + "; blocked:";
@@ -103,12 +108,12 @@ RunResult World::run() {
     violation(properties::Property::kLiveness, detail);
   }
   for (const std::string& e : outcome.errors) violation(properties::Property::kNoInternalError, e);
-  host_->shut_down();
+  for (auto& host : hosts_) host->shut_down();
   assert(sim_.live_daemons() == 0 && "every WiredTiger thread ends with its connection");
   assert(sim::wt_threads::counters().mutexes_held == 0 && "no WiredTiger mutex outlives the run");
 
   stats_.virtual_ns = sim_.now_ns();
-  host_->finish_stats(stats_);
+  for (auto& host : hosts_) host->finish_stats(stats_);
   trace_->set_verdict(verdict_->to_json(sim::to_string(outcome.kind), buggify_.report(), stats_));
   RunResult result;
   result.ok = verdict_->ok();
@@ -120,7 +125,7 @@ RunResult World::run() {
 }
 
 void World::director() {
-  host_->start();
+  for (auto& host : hosts_) host->start();  // the primary first
   // Whole virtual seconds, whether or not anyone watches: the schedule must not depend on it.
   while (sim_.now_ns() < fault_end_ns_) {
     sim_.sleep_until(std::min(sim_.now_ns() + sim::kNsPerSec, fault_end_ns_));
@@ -128,11 +133,18 @@ void World::director() {
   }
   if (end_ns_ > fault_end_ns_) liveness_phase();
   if (!wait_for_node_fibers()) return;
-  host_->final_checks();
+  for (auto& host : hosts_) host->final_checks();
+}
+
+bool World::nodes_busy() const {
+  for (const auto& host : hosts_) {
+    if (host->restarting() || sim_.live_fibers(host->fiber_group()) > 0) return true;
+  }
+  return false;
 }
 
 bool World::wait_for_node_fibers() {
-  for (uint64_t waits = 0; host_->restarting() || sim_.live_fibers("node") > 0; ++waits) {
+  for (uint64_t waits = 0; nodes_busy(); ++waits) {
     if (waits == kWaitsForNodeMax) {  // the node never stops: report who is stuck where
       std::string detail = "the node's fibers did not end within " + std::to_string(kWaitsForNodeMax / 1000) + " virtual s of the end; live:";
       for (const auto& b : sim_.live_fiber_report()) detail += " " + b.name + " (" + b.waits_on + ")";

@@ -72,8 +72,6 @@ class World final : public RunControl {
   uint64_t seed() const override { return seed_; }
   sim::Nanos end_ns() const override { return end_ns_; }
   traces::Trace& trace() override { return *trace_; }
-  History& history() override { return *history_; }
-  models::KvModel& model() override { return model_; }
   sim::Resource& cpu() override { return cpu_; }
   sim::Buggify& buggify() override { return buggify_; }
   RunStats& stats() override { return stats_; }
@@ -93,13 +91,14 @@ class World final : public RunControl {
   void end_faults_at(sim::Nanos fault_end_ns) override;
   void client_abandoned(const std::string& fiber_name) override;
 
-  // --- For the drivers of whole runs (run_scenario_forking). ---
-  faults::FaultInjector& injector() { return host_->injector(); }
+  // --- For the drivers of whole runs (run_scenario_forking): the primary's injector. ---
+  faults::FaultInjector& injector() { return hosts_.front()->injector(); }
 
  private:
   void director();
-  // Waits for the node's fibers to end after the phases; false if they never do (a violation).
+  // Waits for the nodes' fibers to end after the phases; false if they never do (a violation).
   bool wait_for_node_fibers();
+  bool nodes_busy() const;  // a node restarting, or a node's fiber alive
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
@@ -108,9 +107,7 @@ class World final : public RunControl {
   uint64_t seed_;
   sim::Simulator sim_;
   sim::Buggify buggify_;
-  models::KvModel model_;
   std::unique_ptr<traces::Trace> trace_;
-  std::unique_ptr<History> history_;  // over model_ and trace_
   sim::Resource cpu_;
   std::unique_ptr<Verdict> verdict_;  // over trace_
   RunStats stats_;
@@ -123,7 +120,9 @@ class World final : public RunControl {
   };
   std::map<std::string, ClientProgress> clients_;  // by fiber name (ordered: deterministic reports)
   ProgressFn progress_;
-  std::unique_ptr<NodeHost> host_;  // last: its systems refer to the run's parts
+  // The replica set's members, the primary first (one for a single node). Last: their systems
+  // refer to the run's parts.
+  std::vector<std::unique_ptr<NodeHost>> hosts_;
 };
 
 }  // namespace wtsim::world

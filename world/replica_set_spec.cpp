@@ -1,0 +1,52 @@
+#include "world/replica_set_spec.h"
+
+#include <string>
+
+#include "sim/json_reader.h"
+
+namespace wtsim::world {
+namespace {
+
+MemberSpec member_from(const nlohmann::json& j, const std::string& path, size_t index) {
+  sim::ObjectReader r(j, path);
+  MemberSpec m;
+  m.priority = r.number_or("priority", m.priority);
+  sim::check_bounds(m.priority >= 0 && m.priority <= 1000, r.path_of("priority"), "in [0, 1000]");
+  m.hidden = r.bool_or("hidden", m.hidden);
+  m.votes = static_cast<int>(r.u64_or("votes", static_cast<uint64_t>(m.votes)));
+  sim::check_bounds(m.votes == 0 || m.votes == 1, r.path_of("votes"), "0 or 1");
+  // MongoDB's replSetInitiate refuses these (a hidden or non-voting member must have priority 0).
+  if (m.hidden && m.priority > 0) throw sim::JsonError(r.path_of("priority"), "a hidden member must have priority 0");
+  if (m.votes == 0 && m.priority > 0) throw sim::JsonError(r.path_of("priority"), "a non-voting member must have priority 0");
+  if (index == 0 && m.priority == 0) throw sim::JsonError(r.path_of("priority"), "the first member is the primary: priority above 0");
+  if (auto* plan = r.optional("fault_plan")) {
+    if (index == 0) throw sim::JsonError(r.path_of("fault_plan"), "the first member's faults are the scenario's fault_plan or swarm");
+    m.fault_plan = faults::plan_from_json(*plan, r.path_of("fault_plan"));
+  }
+  r.reject_unknown();
+  return m;
+}
+
+}  // namespace
+
+ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string& path) {
+  sim::ObjectReader r(j, path);
+  const nlohmann::json& members = r.required("members");
+  const std::string members_path = r.path_of("members");
+  sim::check_bounds(members.is_array() && !members.empty() && members.size() <= ReplicaSetSpec::kMembersMax, members_path,
+                    "a list of 1 to " + std::to_string(ReplicaSetSpec::kMembersMax) + " members");
+  ReplicaSetSpec spec;
+  spec.members.clear();
+  size_t voting = 0;
+  for (size_t i = 0; i < members.size(); ++i) {
+    spec.members.push_back(member_from(members[i], members_path + "/" + std::to_string(i), i));
+    voting += static_cast<size_t>(spec.members.back().votes);
+  }
+  if (voting > ReplicaSetSpec::kVotingMembersMax) {
+    throw sim::JsonError(members_path, "at most " + std::to_string(ReplicaSetSpec::kVotingMembersMax) + " members may vote (MongoDB's limit)");
+  }
+  r.reject_unknown();
+  return spec;
+}
+
+}  // namespace wtsim::world

@@ -1,0 +1,39 @@
+#pragma once
+// A scenario's replica set: its members, as MongoDB's replica set configuration gives them
+// (priority, hidden, votes), each with its own fault plan. Absent, a run has one member, the
+// primary, and runs exactly as a single node does.
+//   "replica_set": {"members": [{}, {"priority": 0.5}, {"priority": 0, "hidden": true,
+//                               "fault_plan": [{"kind": "crash", "at_ms": 3000}]}]}
+// Member 0 is the primary; it runs the workload, with the scenario's own fault plan or swarm.
+// The others start after it, each on its own simulated disk with its own WiredTiger.
+#include <cstddef>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "faults/fault_plan.h"
+
+namespace wtsim::world {
+
+struct MemberSpec {
+  double priority = 1;  // 0: never primary
+  bool hidden = false;  // invisible to clients; priority 0
+  int votes = 1;        // 0 or 1; a non-voting member has priority 0
+  faults::FaultPlan fault_plan;  // members after the first: their own plan (none by default)
+};
+
+struct ReplicaSetSpec {
+  // MongoDB's limits: at most 50 members, at most 7 of them voting.
+  static constexpr size_t kMembersMax = 50;
+  static constexpr size_t kVotingMembersMax = 7;
+  std::vector<MemberSpec> members{MemberSpec{}};
+
+  size_t size() const { return members.size(); }
+};
+
+// Reads the "replica_set" section at `path`; throws sim::JsonError naming the field, for
+// MongoDB's configuration rules too (a hidden member with a priority, more than 7 voters, a
+// first member that cannot be primary).
+ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string& path);
+
+}  // namespace wtsim::world
