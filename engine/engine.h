@@ -68,6 +68,19 @@ class DocumentEngine {
     return queries_.find(op, ns, request);
   }
 
+  // --- Replication (engine/write_commands.cpp) ---
+  // Applies an entry of another node's oplog: "u" replaces (or inserts) the document with its
+  // _id, "d" deletes it, "n" changes nothing. Idempotent, as MongoDB's oplog application: an
+  // entry applied twice leaves what once did. This node's own oplog entry for it takes the
+  // entry's ts (an apply that changed nothing writes an "n" entry), so the highest ts of this
+  // node's oplog is how far it has applied. Entries must come in ts order, above next_oplog_ts().
+  Status apply_oplog_entry(OperationContext& op, const OplogEntry& entry);
+  // Up to `max` entries of this node's oplog above `after_ts` (a sync source's answer).
+  int read_oplog_after(OperationContext& op, uint64_t after_ts, size_t max, std::vector<OplogEntry>* out) {
+    return Oplog::read_after(op, after_ts, max, out);
+  }
+  uint64_t next_oplog_ts() const { return oplog_.next_ts(); }
+
   // --- Introspection ---
   ValidateResult validate(OperationContext& op, const std::string& ns);
   Document server_status(OperationContext& op);

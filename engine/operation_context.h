@@ -48,6 +48,10 @@ class OperationContext {
   };
   std::optional<TtlTag> ttl_tag;
 
+  // Set while this operation applies a replicated oplog entry: the write's own oplog entry
+  // takes the primary's ts, so the replica's oplog says how far it has applied.
+  std::optional<uint64_t> oplog_ts;
+
   // The index entries this transaction wrote and removed, for the engine's model of deleted
   // entries still in memory (engine/deleted_entries.h). Cleared by begin() and rollback().
   std::vector<IndexEdit> index_edits;

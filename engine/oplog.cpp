@@ -39,7 +39,7 @@ int Oplog::append(OperationContext& op, const CollectionSpec& coll, const Docume
   int ret = 0;
   WT_CURSOR* c = op.cursor(kUri, &ret);
   if (c == nullptr) return ret;
-  const int64_t ts = static_cast<int64_t>(next_ts_++);
+  const int64_t ts = static_cast<int64_t>(take_ts(op));
   std::vector<uint8_t> deleted;
   if (after_bson == nullptr) deleted = to_bson(Document{{"_id", *id}});
   const std::vector<uint8_t>& o = after_bson != nullptr ? *after_bson : deleted;
@@ -55,6 +55,56 @@ int Oplog::append(OperationContext& op, const CollectionSpec& coll, const Docume
   c->set_key(c, ts);
   c->set_value(c, &value);
   return c->insert(c);
+}
+
+uint64_t Oplog::take_ts(const OperationContext& op) {
+  if (!op.oplog_ts) return next_ts_++;
+  // In ts order; a write conflict's retry takes its entry's ts again.
+  assert(*op.oplog_ts + 1 >= next_ts_ && "a replica applies its source's entries in ts order");
+  next_ts_ = *op.oplog_ts + 1;
+  return *op.oplog_ts;
+}
+
+int Oplog::append_noop(OperationContext& op, uint64_t ts) {
+  if (!config_.oplog) return 0;
+  int ret = op.begin();
+  if (ret != 0) return ret;
+  WT_CURSOR* c = op.cursor(kUri, &ret);
+  if (c == nullptr) return op.rollback(), ret;
+  const std::vector<uint8_t> bson = to_bson(Document{{"ns", ""}, {"o", Document::object()}, {"op", "n"}, {"ts", ts}});
+  WT_ITEM value{};
+  value.data = bson.data();
+  value.size = bson.size();
+  op.oplog_ts = ts;
+  c->set_key(c, static_cast<int64_t>(take_ts(op)));
+  op.oplog_ts.reset();
+  c->set_value(c, &value);
+  ret = c->insert(c);
+  if (ret != 0) return op.rollback(), ret;
+  return op.commit();
+}
+
+int Oplog::read_after(OperationContext& op, uint64_t after_ts, size_t max, std::vector<OplogEntry>* out) {
+  assert(max > 0);
+  int ret = op.begin();
+  if (ret != 0) return ret;
+  WT_CURSOR* c = op.cursor(kUri, &ret);
+  if (c == nullptr) return op.rollback(), ret;
+  c->set_key(c, static_cast<int64_t>(after_ts + 1));
+  int exact = 0;
+  ret = c->search_near(c, &exact);
+  if (ret == 0 && exact < 0) ret = c->next(c);  // landed below: the first entry above is next
+  for (; ret == 0 && out->size() < max; ret = c->next(c)) {
+    int64_t ts = 0;
+    WT_ITEM value{};
+    c->get_key(c, &ts);
+    c->get_value(c, &value);
+    assert(static_cast<uint64_t>(ts) > after_ts);
+    const Document d = from_bson(static_cast<const uint8_t*>(value.data), value.size);
+    out->push_back({static_cast<uint64_t>(ts), d.at("ns").get<std::string>(), d.at("op").get<std::string>(), d.at("o")});
+  }
+  op.rollback();  // a read: nothing to commit
+  return ret == WT_NOTFOUND ? 0 : ret;
 }
 
 // A range truncate, as MongoDB's oplog truncation does: one positioning, then a walk (keys need

@@ -2,6 +2,7 @@
 // The oplog: one entry per document write, {ns, o, op, ts} as MongoDB's, written in the same
 // WiredTiger transaction as the record, and trimmed from the oldest end past a bound.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "engine/catalog.h"
@@ -10,6 +11,16 @@
 #include "engine/operation_context.h"
 
 namespace wtsim::engine {
+
+// One entry as read back: {ns, o, op, ts} as MongoDB's. op "u": o is the whole new document;
+// "d": o is {_id}; "n": a no-op that only marks `ts` applied (a replica's entry for an apply that
+// changed nothing).
+struct OplogEntry {
+  uint64_t ts = 0;
+  std::string ns;
+  std::string op;
+  Document o;
+};
 
 class Oplog {
  public:
@@ -21,10 +32,20 @@ class Oplog {
   // In the caller's transaction. after_bson: the new image's bytes ("u": o is the whole new
   // document); nullptr for a delete of the document with `id` ("d": o is {_id}).
   int append(OperationContext& op, const CollectionSpec& coll, const Document* id, const std::vector<uint8_t>* after_bson);
+  // A no-op entry at `ts` ("n"), in its own transaction (a replica's apply that changed nothing).
+  int append_noop(OperationContext& op, uint64_t ts);
   // Drops the oldest entries past config.oplog_max_entries, in its own transaction.
   int trim(OperationContext& op);
+  // Up to `max` entries with ts above `after_ts`, oldest first, read in one snapshot (its own
+  // transaction). WiredTiger's code.
+  static int read_after(OperationContext& op, uint64_t after_ts, size_t max, std::vector<OplogEntry>* out);
+  // The ts the next entry takes: one above the newest written (1: none yet).
+  uint64_t next_ts() const { return next_ts_; }
 
  private:
+  // The ts of the entry being appended: the next one's, or the replicated entry's (op.oplog_ts).
+  uint64_t take_ts(const OperationContext& op);
+
   const EngineConfig& config_;
   uint64_t next_ts_ = 1;
   uint64_t first_ts_ = 1;

@@ -198,4 +198,27 @@ WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, 
   return result;
 }
 
+Status DocumentEngine::apply_oplog_entry(OperationContext& op, const OplogEntry& entry) {
+  assert(!op.oplog_ts && entry.ts >= oplog_.next_ts() && "entries above this node's applied point, in order");
+  assert(entry.op == "u" || entry.op == "d" || entry.op == "n");
+  WriteResult r;
+  bool changed = false;
+  if (entry.op != "n") {
+    const Document by_id = {{"_id", entry.o.at("_id")}};
+    op.oplog_ts = entry.ts;
+    if (entry.op == "u") {
+      r = update(op, entry.ns, by_id, entry.o, /*upsert=*/true, /*multi=*/false, {});
+      changed = r.modified > 0 || !r.upserted_ids.empty();
+    } else {
+      r = remove(op, entry.ns, by_id, /*just_one=*/true, {}, /*count_as_user_op=*/false);
+      changed = r.n > 0;
+    }
+    op.oplog_ts.reset();
+    if (!r.status.ok()) return r.status;
+    if (!r.errors.empty()) return Status::error(r.errors.front().code);
+  }
+  if (changed) return {};
+  return Status::from_wt(oplog_.append_noop(op, entry.ts));
+}
+
 }  // namespace wtsim::engine
