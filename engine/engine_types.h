@@ -102,6 +102,9 @@ struct EngineConfig {
   CostModel cost;
   uint64_t oplog_max_entries = 100'000;
   bool oplog = true;
+  // > 0 in a replica set: the primary's term, which its oplog entries carry ("t"), so that a
+  // replica can tell an entry the primary lost in a crash from the one that took its ts after.
+  uint64_t oplog_term = 0;
 };
 
 struct EngineEnv {

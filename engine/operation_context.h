@@ -51,6 +51,7 @@ class OperationContext {
   // Set while this operation applies a replicated oplog entry: the write's own oplog entry
   // takes the primary's ts, so the replica's oplog says how far it has applied.
   std::optional<uint64_t> oplog_ts;
+  uint64_t oplog_term = 0;  // with oplog_ts: the replicated entry's term
 
   // The index entries this transaction wrote and removed, for the engine's model of deleted
   // entries still in memory (engine/deleted_entries.h). Cleared by begin() and rollback().

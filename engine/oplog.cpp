@@ -48,6 +48,8 @@ int Oplog::append(OperationContext& op, const CollectionSpec& coll, const Docume
   entry.add_document("o", o.data(), o.size());
   entry.add_string("op", after_bson != nullptr ? "u" : "d");
   entry.add_int("ts", ts);
+  const uint64_t term = op.oplog_ts ? op.oplog_term : config_.oplog_term;
+  if (term > 0) entry.add_int("t", static_cast<int64_t>(term));
   const std::vector<uint8_t> bson = std::move(entry).finish();
   WT_ITEM value{};
   value.data = bson.data();
@@ -65,13 +67,15 @@ uint64_t Oplog::take_ts(const OperationContext& op) {
   return *op.oplog_ts;
 }
 
-int Oplog::append_noop(OperationContext& op, uint64_t ts) {
+int Oplog::append_noop(OperationContext& op, uint64_t ts, uint64_t term) {
   if (!config_.oplog) return 0;
   int ret = op.begin();
   if (ret != 0) return ret;
   WT_CURSOR* c = op.cursor(kUri, &ret);
   if (c == nullptr) return op.rollback(), ret;
-  const std::vector<uint8_t> bson = to_bson(Document{{"ns", ""}, {"o", Document::object()}, {"op", "n"}, {"ts", ts}});
+  Document entry = {{"ns", ""}, {"o", Document::object()}, {"op", "n"}, {"ts", ts}};
+  if (term > 0) entry["t"] = term;
+  const std::vector<uint8_t> bson = to_bson(entry);
   WT_ITEM value{};
   value.data = bson.data();
   value.size = bson.size();
@@ -101,7 +105,8 @@ int Oplog::read_after(OperationContext& op, uint64_t after_ts, size_t max, std::
     c->get_value(c, &value);
     assert(static_cast<uint64_t>(ts) > after_ts);
     const Document d = from_bson(static_cast<const uint8_t*>(value.data), value.size);
-    out->push_back({static_cast<uint64_t>(ts), d.at("ns").get<std::string>(), d.at("op").get<std::string>(), d.at("o")});
+    out->push_back({static_cast<uint64_t>(ts), d.value("t", uint64_t{0}), d.at("ns").get<std::string>(), d.at("op").get<std::string>(),
+                    d.at("o")});
   }
   op.rollback();  // a read: nothing to commit
   return ret == WT_NOTFOUND ? 0 : ret;

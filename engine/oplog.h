@@ -17,6 +17,7 @@ namespace wtsim::engine {
 // changed nothing).
 struct OplogEntry {
   uint64_t ts = 0;
+  uint64_t term = 0;  // 0: none (a single node)
   std::string ns;
   std::string op;
   Document o;
@@ -33,7 +34,7 @@ class Oplog {
   // document); nullptr for a delete of the document with `id` ("d": o is {_id}).
   int append(OperationContext& op, const CollectionSpec& coll, const Document* id, const std::vector<uint8_t>* after_bson);
   // A no-op entry at `ts` ("n"), in its own transaction (a replica's apply that changed nothing).
-  int append_noop(OperationContext& op, uint64_t ts);
+  int append_noop(OperationContext& op, uint64_t ts, uint64_t term);
   // Drops the oldest entries past config.oplog_max_entries, in its own transaction.
   int trim(OperationContext& op);
   // Up to `max` entries with ts above `after_ts`, oldest first, read in one snapshot (its own

@@ -203,9 +203,11 @@ Status DocumentEngine::apply_oplog_entry(OperationContext& op, const OplogEntry&
   assert(entry.op == "u" || entry.op == "d" || entry.op == "n");
   WriteResult r;
   bool changed = false;
-  if (entry.op != "n") {
+  const bool skip = entry.op == "d" && planted::active(planted::Bug::kApplySkipsDeletes);
+  if (entry.op != "n" && !skip) {
     const Document by_id = {{"_id", entry.o.at("_id")}};
     op.oplog_ts = entry.ts;
+    op.oplog_term = entry.term;
     if (entry.op == "u") {
       r = update(op, entry.ns, by_id, entry.o, /*upsert=*/true, /*multi=*/false, {});
       changed = r.modified > 0 || !r.upserted_ids.empty();
@@ -214,11 +216,12 @@ Status DocumentEngine::apply_oplog_entry(OperationContext& op, const OplogEntry&
       changed = r.n > 0;
     }
     op.oplog_ts.reset();
+    op.oplog_term = 0;
     if (!r.status.ok()) return r.status;
     if (!r.errors.empty()) return Status::error(r.errors.front().code);
   }
   if (changed) return {};
-  return Status::from_wt(oplog_.append_noop(op, entry.ts));
+  return Status::from_wt(oplog_.append_noop(op, entry.ts, entry.term));
 }
 
 }  // namespace wtsim::engine

@@ -51,6 +51,9 @@ const std::vector<PropertyInfo>& catalogue() {
       {Property::kNoInternalError, "no_internal_error", "no unexpected exception escaped a simulated fiber"},
       {Property::kScriptExpectations, "script_expectations",
        "every expectation a script's step states holds: its result, error code, explain fields, metrics and disk size"},
+      {Property::kReplicasConverge, "replicas_converge",
+       "at the end of a replica set's run, every member that applied the primary's oplog holds exactly the "
+       "primary's documents; every entry applies"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

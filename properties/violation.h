@@ -33,8 +33,9 @@ enum class Property {
   kLiveness,
   kNoInternalError,
   kScriptExpectations,
+  kReplicasConverge,
 };
-inline constexpr size_t kPropertyCount = 21;
+inline constexpr size_t kPropertyCount = 22;
 
 struct Violation {
   Property property;

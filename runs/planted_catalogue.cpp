@@ -76,6 +76,8 @@ const std::vector<BugInfo>& catalogue() {
        "scenarios/documents.json", Property::kReadsSeeCommitted, {"duration_ms=3000"}},
       {Bug::kUpdateCountsPerDocument, "opcounters.update counts every document a multi-update matched (MongoDB counts the statement)",
        "scenarios/script_counters.json", Property::kScriptExpectations, {}},
+      {Bug::kApplySkipsDeletes, "a replica applying the primary's oplog takes a delete entry for a no-op",
+       "scenarios/replica_set_members.json", Property::kReplicasConverge, {"swarm=null", "fault_plan=[]"}},
   };
   return bugs;
 }

@@ -33,6 +33,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kChecksumsOff, "checksums_off"},
     {Bug::kFindResultsCached, "find_results_cached"},
     {Bug::kUpdateCountsPerDocument, "update_counts_per_document"},
+    {Bug::kApplySkipsDeletes, "apply_skips_deletes"},
 }};
 
 std::optional<Bug> g_enabled;

@@ -37,9 +37,10 @@ enum class Bug {
   kChecksumsOff,           // tables are created with checksum=off: a damaged page reads back as data
   kFindResultsCached,      // find results are cached per query and never invalidated by writes
   kUpdateCountsPerDocument,  // opcounters.update counts each document a multi-update matched, not the statement
+  kApplySkipsDeletes,      // a replica applying the oplog takes a delete entry for a no-op
 };
 
-inline constexpr size_t kBugCount = 25;
+inline constexpr size_t kBugCount = 26;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 #include <string>
 
+#include "faults/network.h"
 #include "world/world.h"
 
 namespace wtsim::world {
@@ -25,7 +27,19 @@ std::string scenario_error(const std::string& members, const std::string& kind =
 }
 
 size_t member_of(const nlohmann::json& e) {
+  if (e["kind"] == "convergence_check" || e["kind"] == "convergence_skipped" || e["kind"] == "rollback_required") return 0;  // the run's
   return e.contains("details") && e["details"].is_object() ? e["details"].value("member", size_t{0}) : 0;
+}
+
+// The convergence checks of a run: member -> (its digest, the primary's).
+std::map<size_t, std::pair<std::string, std::string>> convergence(const traces::Trace& trace) {
+  std::map<size_t, std::pair<std::string, std::string>> out;
+  for (const auto& e : trace.events()) {
+    if (e["kind"] != "convergence_check") continue;
+    const auto& d = e["details"];
+    out[d["member"].get<size_t>()] = {d["state_digest"].get<std::string>(), d["primary_digest"].get<std::string>()};
+  }
+  return out;
 }
 
 // Events by member and kind.
@@ -86,9 +100,16 @@ TEST(ReplicaSet, EachMemberHasItsOwnDiskFaultsLifecycleAndHistory) {
   EXPECT_EQ(n.at({2, "recovery_check"}), 2u);
   EXPECT_EQ(n.at({0, "recovery_check"}), 1u);
   EXPECT_EQ(n.at({1, "recovery_check"}), 1u);
-  // The primary's clients commit; a member that is not primary takes no client write.
+  // The primary's clients commit; the other members commit only what they apply: their oplog
+  // fetchers, and at the end the catch-up before their final checks (the director's).
   EXPECT_GT(n.at({0, "commit"}), 100u);
-  EXPECT_EQ(n.count({1, "commit"}) + n.count({2, "commit"}), 0u);
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] != "commit" || member_of(e) == 0) continue;
+    const std::string actor = e["actor"].get<std::string>();
+    EXPECT_TRUE(actor.rfind("oplog-fetcher.m", 0) == 0 || actor == "director") << e.dump();
+  }
+  // And they end holding the primary's documents.
+  EXPECT_EQ(n.at({0, "convergence_check"}), 2u);
   // Each member checkpoints its own WiredTiger, and its fibers are its own.
   for (size_t m : {0, 1, 2}) EXPECT_GT(n.at({m, "checkpoint"}), 0u) << "member " << m;
   bool m2_fibers = false;
@@ -114,6 +135,64 @@ TEST(ReplicaSet, ASecondarysTtlMonitorPassesAndDeletesNothing) {
   EXPECT_GT(primary_deleted, 0u);
   EXPECT_GE(secondary_passes, 5u);
   EXPECT_EQ(secondary_deleted, 0u);
+}
+
+TEST(ReplicaSet, MembersReplicateThePrimaryAndConvergeThroughTheirOwnCrashes) {
+  // The primary takes no fault (no divergence); the others crash as their plans say.
+  const Scenario s = load_scenario(kSource + "/scenarios/replica_set_members.json", {"swarm=null", "fault_plan=[]"});
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    const RunResult r = run_scenario(s, seed);
+    ASSERT_TRUE(r.ok) << "seed " << seed << ": " << r.violations.front().name() << ": " << r.violations.front().detail;
+    EXPECT_GE(r.stats.crashes, 2u);
+    const auto checks = convergence(*r.trace);
+    ASSERT_EQ(checks.size(), 2u) << "seed " << seed;
+    for (const auto& [member, digests] : checks) EXPECT_EQ(digests.first, digests.second) << "seed " << seed << " member " << member;
+  }
+}
+
+TEST(ReplicaSet, AMemberThatAppliedWhatThePrimaryLostIsReportedDivergedNotViolated) {
+  // The primary loses power with a second of unflushed commits that its members already applied.
+  const Scenario s = load_scenario(kSource + "/scenarios/replica_set_members.json",
+                                   {"swarm=null", "node.journal_commit_interval_ms=5000", "workload.durable_fraction=0",
+                                    R"(fault_plan=[{"kind": "crash", "at_ms": 3000, "mode": "drop_unsynced"}])",
+                                    R"(replica_set={"members": [{}, {"priority": 0.5}, {"priority": 0, "hidden": true}]})"});
+  const RunResult r = run_scenario(s, 1);
+  ASSERT_TRUE(r.ok) << r.violations.front().name() << ": " << r.violations.front().detail;
+  size_t rollbacks = 0, skipped = 0;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] == "rollback_required") {
+      ++rollbacks;
+      EXPECT_NE(e["details"]["why"].get<std::string>().find("term"), std::string::npos) << e.dump();
+    }
+    skipped += e["kind"] == "convergence_skipped" ? 1 : 0;
+  }
+  EXPECT_EQ(rollbacks, 2u);
+  EXPECT_EQ(skipped, 2u);
+  EXPECT_TRUE(convergence(*r.trace).empty());
+}
+
+TEST(Network, DelaysAreDrawnPerLinkWithinTheRangeAndCutLinksLoseMessages) {
+  faults::Network a(7, 3, 1 * sim::kNsPerMs, 5 * sim::kNsPerMs), b(7, 3, 1 * sim::kNsPerMs, 5 * sim::kNsPerMs);
+  std::set<sim::Nanos> seen;
+  for (int i = 0; i < 200; ++i) {
+    const auto d = a.delay(1, 0);
+    ASSERT_TRUE(d.has_value());
+    EXPECT_EQ(d, b.delay(1, 0));  // the same seed, the same delays
+    EXPECT_GE(*d, 1 * sim::kNsPerMs);
+    EXPECT_LE(*d, 5 * sim::kNsPerMs);
+    seen.insert(*d);
+  }
+  EXPECT_GT(seen.size(), 100u);
+  // A draw on one link shifts no other: link 2->0 of `a` is where `b`'s is.
+  EXPECT_EQ(a.delay(2, 0), b.delay(2, 0));
+  a.cut(1, 0);  // one way
+  EXPECT_FALSE(a.delay(1, 0).has_value());
+  EXPECT_TRUE(a.delay(0, 1).has_value());
+  a.isolate(2);
+  EXPECT_FALSE(a.delay(0, 2).has_value());
+  EXPECT_FALSE(a.delay(2, 1).has_value());
+  a.heal();
+  EXPECT_TRUE(a.delay(1, 0).has_value() && a.delay(2, 1).has_value());
 }
 
 }  // namespace

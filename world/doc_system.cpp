@@ -63,6 +63,8 @@ int DocSystem::open(WT_CONNECTION* conn) {
   config.cost = run_.scenario().cost;
   config.oplog = run_.scenario().node.oplog;
   config.oplog_max_entries = run_.scenario().node.oplog_max_entries;
+  // In a replica set the primary's entries carry its term: each start of it is a new one.
+  if (run_.scenario().replica_set.size() > 1) config.oplog_term = host_.node().generation();
   engine::EngineEnv env;
   env.sim = &run_.sim();
   env.cpu = &run_.cpu();
@@ -156,6 +158,7 @@ void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding
     c->get_key(c, &ts);
     c->get_value(c, &value);
     const engine::Document e = engine::from_bson(static_cast<const uint8_t*>(value.data), value.size);
+    if (e.at("op") == "n") continue;  // a replica's no-op: it only marks its ts applied
     const engine::Document& o = e.at("o");
     properties::OplogEntry entry{static_cast<uint64_t>(ts), model_key(e.at("ns").get<std::string>(), o.at("_id")), std::nullopt};
     if (e.at("op") == "u") entry.image = o;

@@ -90,7 +90,8 @@ std::unique_ptr<System> make_time_series_system(RunContext& run, NodeContext& ho
 std::unique_ptr<System> make_padding_system(RunContext& run, NodeContext& host);
 std::unique_ptr<System> make_backup_system(RunContext& run, NodeContext& host);
 std::unique_ptr<System> make_script_system(RunContext& run, NodeContext& host);
-// A replica set member other than the primary (secondary_system.cpp).
-std::unique_ptr<System> make_secondary_system(RunContext& run, NodeContext& host);
+// A replica set member other than the primary, replicating from `source` (secondary_system.cpp).
+class SyncSource;
+std::unique_ptr<System> make_secondary_system(RunContext& run, NodeContext& host, SyncSource& source);
 
 }  // namespace wtsim::world

@@ -10,6 +10,7 @@
 //   journal-flusher, checkpointer and the System's clients (group "node"): die with the node.
 // What the node's systems see of it is a NodeContext; what it sees of its run, a RunControl.
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "faults/disk.h"
@@ -19,6 +20,7 @@
 #include "world/node.h"
 #include "world/node_context.h"
 #include "world/run_control.h"
+#include "world/sync_source.h"
 #include "world/system.h"
 
 namespace wtsim::world {
@@ -27,7 +29,8 @@ class NodeHost final : public NodeContext {
  public:
   // `member` 0 is the primary (and a single node); another member's fibers, events and random
   // streams are named after it (".m2"), so the primary's stay as a single node's.
-  NodeHost(RunControl& run, faults::FaultPlan plan, size_t member);
+  // A member other than the primary replicates from `source`.
+  NodeHost(RunControl& run, faults::FaultPlan plan, size_t member, SyncSource* source = nullptr);
   ~NodeHost();
   NodeHost(const NodeHost&) = delete;
   NodeHost& operator=(const NodeHost&) = delete;
@@ -60,8 +63,13 @@ class NodeHost final : public NodeContext {
   // No fault fires from here on; counts the fault phase's mutating disk operations. Idempotent.
   void end_fault_phase();
   void lift_disk_full() { disk_.set_capacity(faults::Disk::kUnlimited); }
-  // The final state against the model, validation, a clean close and reopen.
+  // The final state against the model, validation, a clean close and reopen. A member other
+  // than the primary first catches up with it (the primary must still be up).
   void final_checks();
+  // The data the final checks read (documents and catalog rows); null if they read none.
+  const models::KvState* final_state() const { return final_state_ ? &*final_state_ : nullptr; }
+  // Whether this member's final data must equal the primary's (world/system.h).
+  bool converges() const { return system_->converges(); }
   // After the scheduler stopped: closes whatever a cancelled run left open.
   void shut_down();
   // Stats only the node knows: its disk operations, the ENOSPC marker.
@@ -132,6 +140,7 @@ class NodeHost final : public NodeContext {
   bool checkpoint_running_ = false;  // the checkpointer is inside WiredTiger's checkpoint
   bool dead_ = false;                // could not be restarted: the run ends early
   uint64_t crashes_ = 0;             // this node's
+  std::optional<models::KvState> final_state_;
 };
 
 }  // namespace wtsim::world

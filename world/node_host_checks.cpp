@@ -82,6 +82,9 @@ void NodeHost::report_validation(const char* when) {
 void NodeHost::final_checks() {
   end_fault_phase();
   if (dead_ || !node_->up()) return;
+  if (!system_->catch_up()) event("checker", "catch_up_failed", nlohmann::json::object());
+  drain_wt_messages();
+  if (!node_->up()) return;
   models::KvState state;
   if (system_->read_state(node_->conn(), &state) != 0) {
     run_.violation(properties::Property::kFinalStateMatches, "reading the final state failed");
@@ -92,6 +95,7 @@ void NodeHost::final_checks() {
   const uint64_t check_index =
       event("checker", "final_check", {{"keys", state.size()}, {"state_digest", History::state_digest(state)}});
   if (v) run_.violation(v->property, v->detail, check_index);
+  final_state_ = state;
   report_validation("final");
   system_->close();
   const int closed = node_->close_clean();

@@ -42,6 +42,13 @@ ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string&
     spec.members.push_back(member_from(members[i], members_path + "/" + std::to_string(i), i));
     voting += static_cast<size_t>(spec.members.back().votes);
   }
+  constexpr uint64_t kLatencyMsMax = 60'000;
+  const uint64_t min_ms = r.u64_or("latency_min_ms", static_cast<uint64_t>(spec.latency_min_ns / sim::kNsPerMs));
+  const uint64_t max_ms = r.u64_or("latency_max_ms", static_cast<uint64_t>(spec.latency_max_ns / sim::kNsPerMs));
+  sim::check_bounds(max_ms <= kLatencyMsMax, r.path_of("latency_max_ms"), "at most 60000");
+  sim::check_bounds(min_ms <= max_ms, r.path_of("latency_min_ms"), "at most latency_max_ms");
+  spec.latency_min_ns = static_cast<sim::Nanos>(min_ms) * sim::kNsPerMs;
+  spec.latency_max_ns = static_cast<sim::Nanos>(max_ms) * sim::kNsPerMs;
   if (voting > ReplicaSetSpec::kVotingMembersMax) {
     throw sim::JsonError(members_path, "at most " + std::to_string(ReplicaSetSpec::kVotingMembersMax) + " members may vote (MongoDB's limit)");
   }

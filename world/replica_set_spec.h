@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "faults/fault_plan.h"
+#include "sim/virtual_clock.h"
 
 namespace wtsim::world {
 
@@ -27,6 +28,9 @@ struct ReplicaSetSpec {
   static constexpr size_t kMembersMax = 50;
   static constexpr size_t kVotingMembersMax = 7;
   std::vector<MemberSpec> members{MemberSpec{}};
+  // The network between members: each message's one-way delay, uniform in this range.
+  sim::Nanos latency_min_ns = 1 * sim::kNsPerMs;
+  sim::Nanos latency_max_ns = 5 * sim::kNsPerMs;
 
   size_t size() const { return members.size(); }
 };

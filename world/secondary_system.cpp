@@ -1,21 +1,39 @@
 // What runs on a replica set member other than the primary: its node actors (journal flusher,
-// checkpointer: world/node_host_actors.cpp), its oplog trimmer, and a TTL monitor that, as a
-// secondary's in MongoDB, passes over the TTL indexes and deletes nothing (a secondary's expired
-// documents go when the primary's deletes reach it through the oplog). It takes no client writes.
+// checkpointer: world/node_host_actors.cpp), its oplog fetcher and applier, its oplog trimmer,
+// and a TTL monitor that, as a secondary's in MongoDB, passes over the TTL indexes and deletes
+// nothing (a secondary's expired documents go when the primary's deletes arrive in its oplog).
+// It takes no client writes.
+//
+// The fetcher asks the primary (world/sync_source.h) for the entries above the last one this
+// member applied (the newest entry of its own oplog, which takes the source's ts and term),
+// makes its catalog match the primary's, and applies the entries in order, each in its own
+// WiredTiger transaction with its own oplog entry. If the primary no longer has that entry (it
+// lost it in a crash), the member has diverged: MongoDB would roll it back; that is not
+// simulated yet, so the member stops applying, says so in the trace, and is left out of the
+// convergence check.
 #include "world/doc_system.h"
+#include "world/sync_source.h"
 #include "world/ttl_monitor.h"
 
 namespace wtsim::world {
 namespace {
+
+constexpr sim::Nanos kIdleNs = 50 * sim::kNsPerMs;    // after an empty batch (MongoDB's awaitData)
+constexpr sim::Nanos kRetryNs = 500 * sim::kNsPerMs;  // after no answer
+constexpr uint64_t kCatchUpRoundsMax = 10'000;        // the final catch-up's fetches
 
 TtlSpec as_secondary(TtlSpec spec) {
   spec.primary = false;
   return spec;
 }
 
+engine::CollectionOptions options_of(const engine::CollectionSpec& c) {
+  return {c.capped_max_docs, c.padded, c.power_of_2_sizes, c.no_padding, c.padding_rules};
+}
+
 class SecondarySystem final : public DocSystem {
  public:
-  using DocSystem::DocSystem;
+  SecondarySystem(RunContext& run, NodeContext& host, SyncSource& source) : DocSystem(run, host), source_(source) {}
 
   void spawn_actors(const std::string& suffix) override {
     if (runs_ttl_monitor()) {
@@ -23,6 +41,7 @@ class SecondarySystem final : public DocSystem {
         monitor_.run(engine_, [this](properties::Property p, const std::string& detail) { finding(p, detail); });
       });
     }
+    run_.sim().spawn("oplog-fetcher" + suffix, host_.fiber_group(), [this] { fetcher(); });
     spawn_oplog_trimmer(suffix);
   }
 
@@ -32,25 +51,130 @@ class SecondarySystem final : public DocSystem {
     return phases;
   }
 
+  // Caught up once since the faults stopped: a batch fetched after then, applied whole.
+  std::string liveness_pending(int64_t since_ns) const override {
+    if (diverged_ || applied_fetch_ns_ >= since_ns) return "";
+    return "member " + std::to_string(host_.member()) + " has applied no batch fetched since the faults stopped";
+  }
+
+  bool converges() const override { return !diverged_; }
+
+  // After the run's phases, the node's fibers gone: fetches and applies until a batch comes back
+  // empty, so that the member holds what the primary holds.
+  bool catch_up() override {
+    engine::OperationContext op(host_.node().conn());
+    for (uint64_t round = 0; round < kCatchUpRoundsMax && !diverged_; ++round) {
+      const std::optional<size_t> applied = fetch_and_apply(op);
+      if (!applied) return false;
+      if (*applied == 0) return true;
+    }
+    return false;
+  }
+
  protected:
-  // The collections and indexes arrive with replication; until then the member holds none.
+  // The collections and indexes arrive with replication (the primary's catalog).
   engine::Status create_schema(engine::OperationContext&) override { return {}; }
 
  private:
+  void fetcher() {
+    engine::OperationContext op(host_.node().conn());
+    sim::Simulator& sim = run_.sim();
+    while (sim.now_ns() < run_.end_ns() && !diverged_) {
+      const std::optional<size_t> applied = fetch_and_apply(op);
+      if (!applied) sim.sleep_for(kRetryNs);
+      if (applied && *applied == 0) sim.sleep_for(kIdleNs);
+    }
+  }
+
+  // One round: the entries above this member's last applied one, applied. How many; nullopt if
+  // the primary did not answer or the member diverged.
+  std::optional<size_t> fetch_and_apply(engine::OperationContext& op) {
+    const sim::Nanos round_ns = run_.sim().now_ns();
+    const engine::OplogEntry last = last_applied(op);
+    SyncBatch batch = source_.fetch(host_.member(), last.ts, last.term);
+    if (batch.outcome == SyncBatch::Outcome::kUnreachable) return std::nullopt;
+    if (batch.outcome == SyncBatch::Outcome::kDiverged) {
+      diverged_ = true;
+      run_.trace().event(run_.sim().now_ns(), run_.sim().current_or_main().name, "rollback_required",
+                         {{"member", host_.member()}, {"applied_ts", last.ts}, {"why", batch.why}});
+      return std::nullopt;
+    }
+    match_catalog(op, batch.catalog);
+    for (const engine::OplogEntry& entry : batch.entries) {
+      const engine::Status s = host_.node_call("apply", [&] { return engine_->apply_oplog_entry(op, entry); });
+      if (s.code != engine::ErrorCode::kOk) {
+        finding(properties::Property::kReplicasConverge, "member " + std::to_string(host_.member()) + ": applying the entry at ts " +
+                                                             std::to_string(entry.ts) + " failed: code " + std::to_string(static_cast<int>(s.code)));
+      }
+    }
+    applied_fetch_ns_ = round_ns;
+    return batch.entries.size();
+  }
+
+  // The newest entry of this member's own oplog (ts 0: none yet).
+  engine::OplogEntry last_applied(engine::OperationContext& op) {
+    const uint64_t next = engine_->next_oplog_ts();
+    std::vector<engine::OplogEntry> last;
+    if (next >= 2) host_.node_call("read_last_applied", [&] { return engine_->read_oplog_after(op, next - 2, 1, &last); });
+    return last.empty() ? engine::OplogEntry{} : last.front();
+  }
+
+  // Creates what the primary has and this member lacks, drops indexes the primary dropped, and
+  // follows collMod's expireAfterSeconds.
+  void match_catalog(engine::OperationContext& op, const std::map<std::string, engine::CollectionSpec>& primary) {
+    for (const auto& [ns, spec] : primary) {
+      if (engine_->catalog().find(ns) == nullptr) ddl("create_collection", [&] { return engine_->create_collection(op, ns, options_of(spec)); });
+      for (const engine::IndexSpec& index : spec.indexes) match_index(op, ns, index);
+      const engine::CollectionSpec* mine = engine_->catalog().find(ns);
+      if (mine == nullptr) continue;
+      std::vector<std::string> dropped;
+      for (const engine::IndexSpec& index : mine->indexes) {
+        if (!index.is_id() && spec.index(index.name) == nullptr) dropped.push_back(index.name);
+      }
+      for (const std::string& name : dropped) ddl("drop_index", [&] { return engine_->drop_index(op, ns, name); });
+    }
+  }
+
+  void match_index(engine::OperationContext& op, const std::string& ns, const engine::IndexSpec& index) {
+    const engine::CollectionSpec* mine = engine_->catalog().find(ns);
+    if (mine == nullptr || index.is_id()) return;
+    const engine::IndexSpec* have = mine->index(index.name);
+    if (have == nullptr) {
+      engine::IndexSpec copy = index;
+      copy.table.clear();  // this member's own table
+      ddl("create_index", [&] { return engine_->create_index(op, ns, copy); });
+    } else if (have->expire_after_seconds != index.expire_after_seconds) {
+      ddl("coll_mod", [&] { return engine_->set_expire_after(op, ns, index.name, index.expire_after_seconds); });
+    }
+  }
+
+  template <class Call>
+  void ddl(const char* what, Call&& call) {
+    const engine::Status s = host_.node_call(what, std::forward<Call>(call));
+    if (s.code != engine::ErrorCode::kOk) {
+      finding(properties::Property::kReplicasConverge,
+              "member " + std::to_string(host_.member()) + ": " + what + " to match the primary's catalog failed: code " +
+                  std::to_string(static_cast<int>(s.code)));
+    }
+  }
+
   bool runs_ttl_monitor() const {
     const WorkloadKind kind = run_.scenario().workload.kind;
     const TtlSpec& ttl = run_.scenario().ttl;
     return (kind == WorkloadKind::kTimeSeries || kind == WorkloadKind::kScript) && ttl.mode == TtlMode::kIndex;
   }
 
+  SyncSource& source_;
+  bool diverged_ = false;            // over every generation: no rollback yet
+  sim::Nanos applied_fetch_ns_ = -1;  // when the last wholly applied batch was asked for
   TtlSpec ttl_ = as_secondary(run_.scenario().ttl);
   TtlMonitor monitor_{run_, host_, ttl_};
 };
 
 }  // namespace
 
-std::unique_ptr<System> make_secondary_system(RunContext& run, NodeContext& host) {
-  return std::make_unique<SecondarySystem>(run, host);
+std::unique_ptr<System> make_secondary_system(RunContext& run, NodeContext& host, SyncSource& source) {
+  return std::make_unique<SecondarySystem>(run, host, source);
 }
 
 }  // namespace wtsim::world

@@ -47,6 +47,12 @@ class System {
   virtual std::string liveness_pending(int64_t since_ns) const { return ""; }
   // Violations the system found itself while running (e.g. a counter that lost an increment).
   virtual std::vector<properties::Finding> take_findings() { return {}; }
+  // A replica set member other than the primary, after the run's phases: fetches and applies
+  // until it holds what the primary holds; false if it could not.
+  virtual bool catch_up() { return true; }
+  // Whether the member's data must equal the primary's at the end (false: it diverged, and
+  // rollback is not simulated).
+  virtual bool converges() const { return true; }
 };
 
 std::unique_ptr<System> make_kv_system(RunContext& run, NodeContext& host);

@@ -7,6 +7,7 @@
 #include "faults/fault_swarm.h"
 #include "sim/planted.h"
 #include "sim/wt_threads.h"
+#include "engine/catalog.h"
 
 namespace wtsim::world {
 namespace {
@@ -86,8 +87,13 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, plan)));
   verdict_ = std::make_unique<Verdict>(*trace_, sim_);
   hosts_.push_back(std::make_unique<NodeHost>(*this, std::move(plan), 0));
-  for (size_t m = 1; m < scenario.replica_set.size(); ++m) {
-    hosts_.push_back(std::make_unique<NodeHost>(*this, scenario.replica_set.members[m].fault_plan, m));
+  const ReplicaSetSpec& rs = scenario.replica_set;
+  if (rs.size() == 1) return;
+  network_ = std::make_unique<faults::Network>(seed, rs.size(), rs.latency_min_ns, rs.latency_max_ns);
+  NodeHost* primary = hosts_.front().get();
+  sync_source_ = std::make_unique<SyncSource>(sim_, *network_, *primary, [primary] { return primary->up() && !primary->restarting(); });
+  for (size_t m = 1; m < rs.size(); ++m) {
+    hosts_.push_back(std::make_unique<NodeHost>(*this, rs.members[m].fault_plan, m, sync_source_.get()));
   }
 }
 
@@ -133,7 +139,53 @@ void World::director() {
   }
   if (end_ns_ > fault_end_ns_) liveness_phase();
   if (!wait_for_node_fibers()) return;
-  for (auto& host : hosts_) host->final_checks();
+  // The primary last: the others catch up with it first.
+  for (auto host = hosts_.rbegin(); host != hosts_.rend(); ++host) (*host)->final_checks();
+  if (hosts_.size() > 1) check_convergence();
+}
+
+namespace {
+
+// A state's documents: its catalog rows left out (each member names its own tables).
+models::KvState documents_of(const models::KvState& state) {
+  models::KvState out;
+  const std::string catalog_prefix = std::string(engine::Catalog::kUri) + "|";
+  for (const auto& [key, value] : state) {
+    if (key.rfind(catalog_prefix, 0) != 0) out.emplace(key, value);
+  }
+  return out;
+}
+
+}  // namespace
+
+void World::check_convergence() {
+  const models::KvState* primary = hosts_.front()->final_state();
+  if (primary == nullptr) return;  // the primary is dead: its own checks said so
+  const models::KvState want = documents_of(*primary);
+  for (size_t m = 1; m < hosts_.size(); ++m) {
+    const NodeHost& host = *hosts_[m];
+    if (!host.converges() || host.final_state() == nullptr) {
+      trace_->event(sim_.now_ns(), "checker", "convergence_skipped",
+                    {{"member", m}, {"why", host.converges() ? "no final state" : "diverged: rollback is not simulated"}});
+      continue;
+    }
+    const models::KvState got = documents_of(*host.final_state());
+    const uint64_t check = trace_->event(sim_.now_ns(), "checker", "convergence_check",
+                                         {{"member", m}, {"documents", got.size()}, {"state_digest", History::state_digest(got)},
+                                          {"primary_documents", want.size()}, {"primary_digest", History::state_digest(want)}});
+    if (got == want) continue;
+    std::string first_difference;
+    for (const auto& [key, value] : want) {
+      if (auto it = got.find(key); it == got.end() || it->second != value) {
+        first_difference = key + (it == got.end() ? " is missing" : " differs");
+        break;
+      }
+    }
+    if (first_difference.empty()) first_difference = "it holds documents the primary does not";
+    violation(properties::Property::kReplicasConverge,
+              "member " + std::to_string(m) + " holds " + std::to_string(got.size()) + " documents, the primary " +
+                  std::to_string(want.size()) + ": " + first_difference, check);
+  }
 }
 
 bool World::nodes_busy() const {

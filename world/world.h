@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "faults/fault_injector.h"
+#include "faults/network.h"
 #include "models/kv_model.h"
 #include "properties/violation.h"
 #include "sim/buggify.h"
@@ -99,6 +100,8 @@ class World final : public RunControl {
   // Waits for the nodes' fibers to end after the phases; false if they never do (a violation).
   bool wait_for_node_fibers();
   bool nodes_busy() const;  // a node restarting, or a node's fiber alive
+  // Every member that applied the primary's oplog holds the primary's documents.
+  void check_convergence();
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
@@ -123,6 +126,9 @@ class World final : public RunControl {
   // The replica set's members, the primary first (one for a single node). Last: their systems
   // refer to the run's parts.
   std::vector<std::unique_ptr<NodeHost>> hosts_;
+  // A replica set's: the network between its members, and the primary as their sync source.
+  std::unique_ptr<faults::Network> network_;
+  std::unique_ptr<SyncSource> sync_source_;
 };
 
 }  // namespace wtsim::world
