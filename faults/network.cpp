@@ -27,7 +27,14 @@ std::optional<sim::Nanos> Network::delay(size_t from, size_t to) {
 
 void Network::cut(size_t from, size_t to) {
   assert(from < nodes_ && to < nodes_ && from != to);
-  cut_.insert({from, to});
+  ++cut_[{from, to}];
+}
+
+void Network::uncut(size_t from, size_t to) {
+  auto it = cut_.find({from, to});
+  if (it == cut_.end()) return;  // healed meanwhile
+  assert(it->second > 0);
+  if (--it->second == 0) cut_.erase(it);
 }
 
 void Network::isolate(size_t node) {

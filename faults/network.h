@@ -5,7 +5,7 @@
 // at a dropped connection). Links are directed, so a partition may be one-way.
 #include <cstddef>
 #include <optional>
-#include <set>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -22,7 +22,9 @@ class Network {
 
   // The delay of one message from `from` to `to`, or nullopt when the link is cut.
   std::optional<sim::Nanos> delay(size_t from, size_t to);
+  // Cuts are counted: a link cut by two overlapping faults is whole again when both uncut it.
   void cut(size_t from, size_t to);
+  void uncut(size_t from, size_t to);
   // Both directions between `node` and every other node.
   void isolate(size_t node);
   void heal();
@@ -33,7 +35,7 @@ class Network {
   size_t nodes_;
   sim::Nanos latency_min_ns_, latency_max_ns_;
   std::vector<sim::Rng> links_;             // from * nodes + to
-  std::set<std::pair<size_t, size_t>> cut_;  // ordered: deterministic
+  std::map<std::pair<size_t, size_t>, int> cut_;  // link -> cuts in force (ordered: deterministic)
 };
 
 }  // namespace wtsim::faults

@@ -195,5 +195,47 @@ TEST(Network, DelaysAreDrawnPerLinkWithinTheRangeAndCutLinksLoseMessages) {
   EXPECT_TRUE(a.delay(1, 0).has_value() && a.delay(2, 1).has_value());
 }
 
+TEST(ReplicaSet, AnIsolatedMemberAppliesNothingUntilTheNetworkHealsThenCatchesUp) {
+  const Scenario s = load_scenario(kSource + "/scenarios/replica_set_members.json",
+                                   {"swarm=null", "fault_plan=[]", "duration_ms=6000", "liveness_ms=3000",
+                                    R"(replica_set={"members": [{}, {"priority": 0.5}, {"priority": 0, "hidden": true}],
+                                        "network_faults": [{"kind": "isolate", "member": 2, "at_ms": 1000, "until_ms": 4000}]})"});
+  const RunResult r = run_scenario(s, 1);
+  ASSERT_TRUE(r.ok) << r.violations.front().name() << ": " << r.violations.front().detail;
+  std::vector<std::string> phases;
+  uint64_t applied_while_cut = 0, applied_after = 0, other_applied_while_cut = 0;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] == "network") phases.push_back(e["details"]["phase"].get<std::string>());
+    if (e["kind"] != "commit") continue;
+    const int64_t t_us = e["t_us"].get<int64_t>();
+    const bool cut = t_us > 1'100'000 && t_us < 4'000'000;  // a batch in flight at the cut may land
+    if (member_of(e) == 2 && cut) ++applied_while_cut;
+    if (member_of(e) == 2 && t_us >= 4'000'000) ++applied_after;
+    if (member_of(e) == 1 && cut) ++other_applied_while_cut;
+  }
+  EXPECT_EQ(phases, (std::vector<std::string>{"start", "end"}));
+  EXPECT_EQ(applied_while_cut, 0u);
+  EXPECT_GT(other_applied_while_cut, 100u);  // member 1 goes on
+  EXPECT_GT(applied_after, 100u);            // member 2 catches up after the heal
+  const auto checks = convergence(*r.trace);
+  ASSERT_EQ(checks.size(), 2u);
+  for (const auto& [member, digests] : checks) EXPECT_EQ(digests.first, digests.second) << "member " << member;
+}
+
+TEST(ReplicaSetSpec, NetworkFaultsAreCheckedNamingTheField) {
+  const auto error = [](const std::string& faults) {
+    return scenario_error(R"([{}, {}, {"priority": 0}], "network_faults": )" + faults);
+  };
+  EXPECT_EQ(error(R"([{"kind": "partition", "side": [0], "at_ms": 1, "until_ms": 2}])"), "");
+  EXPECT_NE(error(R"([{"kind": "isolate", "member": 3, "at_ms": 1, "until_ms": 2}])").find("/replica_set/network_faults/0/member: must be a member: below 3"),
+            std::string::npos);
+  EXPECT_NE(error(R"([{"kind": "cut", "from": 1, "to": 1, "at_ms": 1, "until_ms": 2}])").find("/network_faults/0/to"), std::string::npos);
+  EXPECT_NE(error(R"([{"kind": "partition", "side": [0, 1, 2], "at_ms": 1, "until_ms": 2}])").find("/network_faults/0/side: must be"),
+            std::string::npos);
+  EXPECT_NE(error(R"([{"kind": "isolate", "member": 1, "at_ms": 5, "until_ms": 5}])").find("/network_faults/0/until_ms: must be after at_ms"),
+            std::string::npos);
+  EXPECT_NE(error(R"([{"kind": "flood", "at_ms": 1, "until_ms": 2}])").find("/network_faults/0/kind"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace wtsim::world

@@ -4,6 +4,8 @@
 # cases are named as ctest names them, with their parameter.
 set_tests_properties(
   [=[World.SmokeHoldsAndIsDeterministicOver100Seeds]=]
+  [=[ReplicaSet.MembersReplicateThePrimaryAndConvergeThroughTheirOwnCrashes]=]
+  [=[Scenarios/EveryScenario.TheSameSeedGivesAByteIdenticalTrace/replica_set_members  # GetParam() = "replica_set_members"]=]
   [=[World.EndAfterRecoveryEndsTheRunSoonAfterTheRecoveryCheck]=]
   [=[World.FaultMixHoldsOver40Seeds]=]
   [=[World.CorruptionIsOnlyEverReportedAsCorruption]=]

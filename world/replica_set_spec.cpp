@@ -49,6 +49,9 @@ ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string&
   sim::check_bounds(min_ms <= max_ms, r.path_of("latency_min_ms"), "at most latency_max_ms");
   spec.latency_min_ns = static_cast<sim::Nanos>(min_ms) * sim::kNsPerMs;
   spec.latency_max_ns = static_cast<sim::Nanos>(max_ms) * sim::kNsPerMs;
+  if (auto* faults = r.optional("network_faults")) {
+    spec.network_faults = network_faults_from_json(*faults, r.path_of("network_faults"), spec.members.size());
+  }
   if (voting > ReplicaSetSpec::kVotingMembersMax) {
     throw sim::JsonError(members_path, "at most " + std::to_string(ReplicaSetSpec::kVotingMembersMax) + " members may vote (MongoDB's limit)");
   }

@@ -13,6 +13,7 @@
 
 #include "faults/fault_plan.h"
 #include "sim/virtual_clock.h"
+#include "world/network_faults.h"
 
 namespace wtsim::world {
 
@@ -31,6 +32,7 @@ struct ReplicaSetSpec {
   // The network between members: each message's one-way delay, uniform in this range.
   sim::Nanos latency_min_ns = 1 * sim::kNsPerMs;
   sim::Nanos latency_max_ns = 5 * sim::kNsPerMs;
+  std::vector<NetworkFault> network_faults;  // windows of cut links (network_faults.h)
 
   size_t size() const { return members.size(); }
 };

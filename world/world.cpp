@@ -2,6 +2,7 @@
 
 #include <wiredtiger.h>
 
+#include <algorithm>
 #include <cassert>
 
 #include "faults/fault_swarm.h"
@@ -107,6 +108,7 @@ RunResult World::run() {
     sim_.spawn("fault-actor" + h->member_suffix(), "world", [h] { h->fault_actor(); });
     if (scenario_.node.metrics_interval_ns > 0) sim_.spawn("metrics" + h->member_suffix(), "world", [h] { h->metrics_sampler(); });
   }
+  if (!scenario_.replica_set.network_faults.empty()) sim_.spawn("network-faults", "world", [this] { network_fault_actor(); });
   const sim::RunOutcome outcome = sim_.run();
   if (outcome.kind == sim::RunOutcome::Kind::kDeadlock || outcome.kind == sim::RunOutcome::Kind::kTimeLimit) {
     std::string detail = std::string(sim::to_string(outcome.kind)) + "; blocked:";
@@ -157,6 +159,46 @@ models::KvState documents_of(const models::KvState& state) {
 }
 
 }  // namespace
+
+void World::network_fault_actor() {
+  struct Action {
+    sim::Nanos at_ns;
+    size_t index;
+    bool start;
+  };
+  const std::vector<NetworkFault>& faults = scenario_.replica_set.network_faults;
+  std::vector<Action> timeline;
+  for (size_t i = 0; i < faults.size(); ++i) {
+    timeline.push_back({faults[i].at_ns, i, true});
+    timeline.push_back({faults[i].until_ns, i, false});
+  }
+  std::stable_sort(timeline.begin(), timeline.end(), [](const Action& a, const Action& b) { return a.at_ns < b.at_ns; });
+  std::vector<bool> started(faults.size(), false);
+  for (const Action& a : timeline) {
+    // Nothing starts once the fault phase is over, and every window ends by then.
+    if (a.start && a.at_ns >= fault_end_ns_) continue;
+    sim_.sleep_until(std::min(a.at_ns, fault_end_ns_));
+    if (a.start && sim_.now_ns() >= fault_end_ns_) continue;  // the phase ended early
+    if (a.start == started[a.index]) continue;  // an end without its start
+    started[a.index] = a.start;
+    network_fault(a.index, a.start);
+  }
+}
+
+void World::network_fault(size_t index, bool start) {
+  const NetworkFault& f = scenario_.replica_set.network_faults[index];
+  nlohmann::json links = nlohmann::json::array();
+  for (const auto& [from, to] : f.links(hosts_.size())) {
+    if (start) {
+      network_->cut(from, to);
+    } else {
+      network_->uncut(from, to);
+    }
+    links.push_back({from, to});
+  }
+  trace_->event(sim_.now_ns(), "faults", "network",
+                {{"index", index}, {"kind", to_string(f.kind)}, {"phase", start ? "start" : "end"}, {"links", links}});
+}
 
 void World::check_convergence() {
   const models::KvState* primary = hosts_.front()->final_state();

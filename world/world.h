@@ -102,6 +102,9 @@ class World final : public RunControl {
   bool nodes_busy() const;  // a node restarting, or a node's fiber alive
   // Every member that applied the primary's oplog holds the primary's documents.
   void check_convergence();
+  // Carries out the replica set's network faults (actor "network-faults").
+  void network_fault_actor();
+  void network_fault(size_t index, bool start);
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;

@@ -1,0 +1,37 @@
+#pragma once
+// Network faults of a replica set (replica_set.network_faults), each a window of virtual time:
+//   {"kind": "isolate", "member": 2, "at_ms": 1000, "until_ms": 4000}   both ways, all its links
+//   {"kind": "cut", "from": 1, "to": 0, "at_ms": 1000, "until_ms": 4000} one way
+//   {"kind": "partition", "side": [0, 1], "at_ms": 1000, "until_ms": 4000} these members from
+//                                                                           the rest, both ways
+// A window that has not ended when the fault phase does ends then, as disk-full windows do.
+#include <cstddef>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/virtual_clock.h"
+
+namespace wtsim::world {
+
+struct NetworkFault {
+  enum class Kind { kIsolate, kCut, kPartition };
+  Kind kind = Kind::kIsolate;
+  sim::Nanos at_ns = 0;
+  sim::Nanos until_ns = 0;
+  size_t member = 0;         // isolate
+  size_t from = 0, to = 0;   // cut
+  std::vector<size_t> side;  // partition
+
+  // The directed links the fault cuts, in a replica set of `members`.
+  std::vector<std::pair<size_t, size_t>> links(size_t members) const;
+};
+
+constexpr size_t kNetworkFaultsMax = 64;
+
+const char* to_string(NetworkFault::Kind kind);
+// Reads the list at `path`; members must be below `members`. Throws sim::JsonError.
+std::vector<NetworkFault> network_faults_from_json(const nlohmann::json& j, const std::string& path, size_t members);
+
+}  // namespace wtsim::world
