@@ -67,7 +67,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
   if (run_.scenario().replica_set.size() > 1) config.oplog_term = host_.node().generation();
   engine::EngineEnv env;
   env.sim = &run_.sim();
-  env.cpu = &run_.cpu();
+  env.cpu = &host_.cpu();
   env.file_bytes = [this](const std::string& file) { return host_.file_bytes(file); };
   env.observer = this;
   env.buggify = &run_.buggify();

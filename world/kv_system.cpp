@@ -99,7 +99,7 @@ class KvSystem final : public System {
       host_.history().ok(seq);
       run_.note_progress();
       ++run_.stats().commits_acked;
-      run_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
+      host_.cpu().use(cost.cpu_per_op_ns * static_cast<sim::Nanos>(writes.size()) +
                        cost.cpu_per_byte_ns * static_cast<sim::Nanos>(bytes));
     }
   }

@@ -9,6 +9,7 @@
 #include "engine/status.h"
 #include "faults/crash_mode.h"
 #include "faults/disk.h"
+#include "sim/sync.h"
 #include "sim/virtual_clock.h"
 #include "models/kv_model.h"
 #include "world/history.h"
@@ -49,6 +50,8 @@ class NodeContext {
   virtual History& history() = 0;
   virtual models::KvModel& model() = 0;
   virtual faults::Disk& disk() = 0;
+  // The node's CPU cores (the scenario's cost model): each member of a replica set has its own.
+  virtual sim::Resource& cpu() = 0;
   virtual std::string generation_suffix() const = 0;  // ".g3", ".m2.g3": names the node's fibers
   virtual uint64_t file_bytes(const std::string& name) const = 0;
   // Bytes of every file but the log (the figure the backup account's inflation is measured in).

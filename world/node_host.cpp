@@ -47,7 +47,8 @@ NodeHost::NodeHost(RunControl& run, faults::FaultPlan plan, size_t member, SyncS
       history_(run.trace(), run.sim(), model_, member),
       fault_rng_(sim::stream(run.seed(), "faults" + member_suffix_)),
       injector_(std::move(plan)),
-      disk_queue_("disk", 1) {
+      cpu_("cpu" + member_suffix_, scenario_.cost.cpu_cores),
+      disk_queue_("disk" + member_suffix_, 1) {
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario_));
   assert((member_ == 0) == (source == nullptr) && "every member but the primary replicates");
   system_ = member_ == 0 ? make_system(scenario_.workload.kind, run_, *this) : make_secondary_system(run_, *this, *source);

@@ -42,6 +42,7 @@ class NodeHost final : public NodeContext {
   History& history() override { return history_; }
   models::KvModel& model() override { return model_; }
   faults::Disk& disk() override { return disk_; }
+  sim::Resource& cpu() override { return cpu_; }
   std::string generation_suffix() const override { return member_suffix_ + ".g" + std::to_string(node_->generation()); }
   uint64_t file_bytes(const std::string& name) const override;
   uint64_t table_file_bytes() const override;
@@ -130,6 +131,7 @@ class NodeHost final : public NodeContext {
   sim::Rng fault_rng_;
   faults::Disk disk_;
   faults::FaultInjector injector_;
+  sim::Resource cpu_;
   sim::Resource disk_queue_;
   std::unique_ptr<Node> node_;
   std::unique_ptr<System> system_;

@@ -24,7 +24,6 @@ class RunContext {
   virtual uint64_t seed() const = 0;
   virtual sim::Nanos end_ns() const = 0;
   virtual traces::Trace& trace() = 0;
-  virtual sim::Resource& cpu() = 0;
   virtual sim::Buggify& buggify() = 0;
   virtual RunStats& stats() = 0;
 

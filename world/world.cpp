@@ -81,7 +81,6 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       seed_(seed),
       sim_(seed, scenario.duration_ns + scenario.liveness_ns + kTimeLimitSlackNs),
       buggify_(scenario.buggify, seed),
-      cpu_("cpu", scenario.cost.cpu_cores),
       end_ns_(scenario.duration_ns + scenario.liveness_ns),
       fault_end_ns_(scenario.duration_ns),
       progress_(std::move(progress)) {

@@ -73,7 +73,6 @@ class World final : public RunControl {
   uint64_t seed() const override { return seed_; }
   sim::Nanos end_ns() const override { return end_ns_; }
   traces::Trace& trace() override { return *trace_; }
-  sim::Resource& cpu() override { return cpu_; }
   sim::Buggify& buggify() override { return buggify_; }
   RunStats& stats() override { return stats_; }
   void violation(properties::Property property, const std::string& detail, std::optional<uint64_t> subject = std::nullopt) override {
@@ -114,7 +113,6 @@ class World final : public RunControl {
   sim::Simulator sim_;
   sim::Buggify buggify_;
   std::unique_ptr<traces::Trace> trace_;
-  sim::Resource cpu_;
   std::unique_ptr<Verdict> verdict_;  // over trace_
   RunStats stats_;
   sim::Nanos end_ns_;
