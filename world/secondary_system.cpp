@@ -60,8 +60,10 @@ class SecondarySystem final : public DocSystem {
   bool converges() const override { return !diverged_; }
 
   // After the run's phases, the node's fibers gone: fetches and applies until a batch comes back
-  // empty, so that the member holds what the primary holds.
+  // empty, so that the member holds what the primary holds. A diverged member has nothing to
+  // catch up with: the convergence check leaves it out.
   bool catch_up() override {
+    if (diverged_) return true;
     engine::OperationContext op(host_.node().conn());
     for (uint64_t round = 0; round < kCatchUpRoundsMax && !diverged_; ++round) {
       const std::optional<size_t> applied = fetch_and_apply(op);
