@@ -24,6 +24,7 @@ DocumentEngine::DocumentEngine(EngineConfig config, EngineEnv env, WT_CONNECTION
 int DocumentEngine::open(OperationContext& op) {
   int ret = ddl_.load_catalog(op);
   if (ret == 0) ret = oplog_.open(op);
+  if (ret == 0 && state_.config.oplog_term > 0) ret = min_valid_.open(op);  // a replica set's member: it may roll back
   if (ret == 0) ret = ddl_.load_collections(op);
   return ret;
 }

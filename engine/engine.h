@@ -23,6 +23,7 @@
 #include "engine/ddl.h"
 #include "engine/engine_state.h"
 #include "engine/engine_types.h"
+#include "engine/min_valid.h"
 #include "engine/oplog.h"
 #include "engine/operation_context.h"
 #include "engine/query_executor.h"
@@ -72,14 +73,42 @@ class DocumentEngine {
   // Applies an entry of another node's oplog: "u" replaces (or inserts) the document with its
   // _id, "d" deletes it, "n" changes nothing. Idempotent, as MongoDB's oplog application: an
   // entry applied twice leaves what once did. This node's own oplog entry for it takes the
-  // entry's ts (an apply that changed nothing writes an "n" entry), so the highest ts of this
+  // entry's ts (an apply that changed nothing copies the entry as it is), so the highest ts of this
   // node's oplog is how far it has applied. Entries must come in ts order, above next_oplog_ts().
   Status apply_oplog_entry(OperationContext& op, const OplogEntry& entry);
-  // Up to `max` entries of this node's oplog above `after_ts` (a sync source's answer).
+  // Up to `max` entries of this node's oplog above `after_ts`.
   int read_oplog_after(OperationContext& op, uint64_t after_ts, size_t max, std::vector<OplogEntry>* out) {
     return Oplog::read_after(op, after_ts, max, out);
   }
+  // The same, as a sync source serves them: only below the oldest entry whose transaction is
+  // still open (engine/oplog_holes.h), so that a member never skips one.
+  int read_oplog_visible(OperationContext& op, uint64_t after_ts, size_t max, std::vector<OplogEntry>* out) {
+    return Oplog::read_after(op, after_ts, max, out, oplog_.visible_below());
+  }
   uint64_t next_oplog_ts() const { return oplog_.next_ts(); }
+  uint64_t first_oplog_ts() const { return oplog_.first_ts(); }
+
+  // --- Rollback (engine/rollback.cpp), as MongoDB's rollback via refetch ---
+  // The documents with these (ns, _id), read in one snapshot (nullopt: absent), as a sync source
+  // answers a rolling-back member. No metrics, no locks: a checker's read.
+  int documents_by_id(OperationContext& op, const std::vector<std::pair<std::string, Document>>& keys,
+                      std::vector<std::optional<Document>>* out);
+  // A rollback's steps, in order (world/secondary_rollback.cpp):
+  //  1. begin_rollback: minValid (engine/min_valid.h) set to the sync source's newest entry,
+  //     durable before any document is put back;
+  //  2. restore_document for every document a divergent entry touched: the sync source's version
+  //     (nullopt: it has none, delete it), with no oplog entry (MongoDB's unreplicated writes);
+  //  3. finish_rollback: the entries above the common point dropped and minValid marked truncated,
+  //     in one transaction, durable.
+  // A crash before step 3 leaves the divergent entries: the member diverges again and redoes the
+  // rollback from the start (each step is idempotent). Once the applier has reached minValid,
+  // note_applied clears it.
+  Status begin_rollback(OperationContext& op, uint64_t min_valid_ts);
+  Status restore_document(OperationContext& op, const std::string& ns, const Document& id, const std::optional<Document>& image);
+  Status finish_rollback(OperationContext& op, uint64_t common_ts);
+  Status note_applied(OperationContext& op);
+  // Set from a rollback's start until the applier reaches it: the data is not yet consistent.
+  const std::optional<MinValidPoint>& min_valid() const { return min_valid_.point(); }
 
   // --- Introspection ---
   ValidateResult validate(OperationContext& op, const std::string& ns);
@@ -123,6 +152,7 @@ class DocumentEngine {
 
   EngineState state_;
   Oplog oplog_;
+  MinValid min_valid_;
   WriteUnit writes_;
   QueryExecutor queries_;
   Ddl ddl_;

@@ -1,5 +1,6 @@
 #include "engine/operation_context.h"
 
+#include <cassert>
 #include <iterator>
 
 #include "engine/wt_error.h"
@@ -12,6 +13,7 @@ OperationContext::OperationContext(WT_CONNECTION* conn) {
 }
 
 OperationContext::~OperationContext() {
+  release_oplog_holds();
   if (session_ != nullptr) session_->close(session_, nullptr);  // closes its cursors too
 }
 
@@ -27,6 +29,19 @@ WT_CURSOR* OperationContext::cursor(const std::string& uri, int* ret) {
   if (*ret != 0) return nullptr;
   cursors_[uri] = c;
   return c;
+}
+
+void OperationContext::hold_oplog_ts(const std::shared_ptr<OplogHoles>& holes, uint64_t ts) {
+  assert(holes != nullptr && (held_ts_.empty() || holes_ == holes) && "one oplog per transaction");
+  holes_ = holes;
+  holes_->hold(ts);
+  held_ts_.push_back(ts);
+}
+
+void OperationContext::release_oplog_holds() {
+  if (held_ts_.empty()) return;
+  for (const uint64_t ts : held_ts_) holes_->release(ts);
+  held_ts_.clear();
 }
 
 void OperationContext::close_cursors() {

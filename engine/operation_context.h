@@ -4,11 +4,13 @@
 #include <wiredtiger.h>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/deleted_entries.h"
+#include "engine/oplog_holes.h"
 
 namespace wtsim::engine {
 
@@ -30,10 +32,15 @@ class OperationContext {
     index_edits.clear();
     return session_->begin_transaction(session_, "isolation=snapshot");
   }
-  int commit() { return session_->commit_transaction(session_, nullptr); }
+  int commit() {
+    const int ret = session_->commit_transaction(session_, nullptr);
+    release_oplog_holds();
+    return ret;
+  }
   void rollback() {
     index_edits.clear();
     session_->rollback_transaction(session_, nullptr);
+    release_oplog_holds();
   }
   int flush_log() { return session_->log_flush(session_, "sync=on"); }
 
@@ -52,14 +59,25 @@ class OperationContext {
   // takes the primary's ts, so the replica's oplog says how far it has applied.
   std::optional<uint64_t> oplog_ts;
   uint64_t oplog_term = 0;  // with oplog_ts: the replicated entry's term
+  // Set while a rollback puts back the sync source's version of a document: the write has no
+  // oplog entry (MongoDB's unreplicated writes); the rollback truncates the oplog itself.
+  bool unreplicated = false;
+
+  // The open transaction took oplog entry `ts`: readers of the oplog stop below it until the
+  // transaction commits or rolls back (engine/oplog_holes.h).
+  void hold_oplog_ts(const std::shared_ptr<OplogHoles>& holes, uint64_t ts);
 
   // The index entries this transaction wrote and removed, for the engine's model of deleted
   // entries still in memory (engine/deleted_entries.h). Cleared by begin() and rollback().
   std::vector<IndexEdit> index_edits;
 
  private:
+  void release_oplog_holds();
+
   WT_SESSION* session_ = nullptr;
   std::map<std::string, WT_CURSOR*> cursors_;
+  std::shared_ptr<OplogHoles> holes_;  // shared: a connection's engine may go before its sessions
+  std::vector<uint64_t> held_ts_;
 };
 
 // WT_ITEM helpers for the raw (key_format=u, value_format=u) tables.

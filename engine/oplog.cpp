@@ -2,6 +2,7 @@
 
 #include <wiredtiger.h>
 
+#include <algorithm>
 #include <cassert>
 
 #include "engine/bson.h"
@@ -35,6 +36,7 @@ int Oplog::append(OperationContext& op, const CollectionSpec& coll, const Docume
                   const std::vector<uint8_t>* after_bson) {
   assert(after_bson != nullptr || id != nullptr);
   if (!config_.oplog) return 0;
+  if (op.unreplicated) return 0;
   if (op.ttl_tag && planted::active(planted::Bug::kTtlDeleteSkipsOplog)) return 0;
   int ret = 0;
   WT_CURSOR* c = op.cursor(kUri, &ret);
@@ -59,27 +61,37 @@ int Oplog::append(OperationContext& op, const CollectionSpec& coll, const Docume
   return c->insert(c);
 }
 
-uint64_t Oplog::take_ts(const OperationContext& op) {
-  if (!op.oplog_ts) return next_ts_++;
-  // In ts order; a write conflict's retry takes its entry's ts again.
-  assert(*op.oplog_ts + 1 >= next_ts_ && "a replica applies its source's entries in ts order");
-  next_ts_ = *op.oplog_ts + 1;
-  return *op.oplog_ts;
+uint64_t Oplog::take_ts(OperationContext& op) {
+  uint64_t ts = next_ts_;
+  if (op.oplog_ts) {
+    // In ts order; a write conflict's retry takes its entry's ts again.
+    assert(*op.oplog_ts + 1 >= next_ts_ && "a replica applies its source's entries in ts order");
+    ts = *op.oplog_ts;
+  }
+  next_ts_ = ts + 1;
+  op.hold_oplog_ts(holes_, ts);
+  return ts;
 }
 
-int Oplog::append_noop(OperationContext& op, uint64_t ts, uint64_t term) {
+int Oplog::append_copy(OperationContext& op, const OplogEntry& entry) {
+  assert(!op.oplog_ts && entry.ts >= next_ts_);
   if (!config_.oplog) return 0;
   int ret = op.begin();
   if (ret != 0) return ret;
   WT_CURSOR* c = op.cursor(kUri, &ret);
   if (c == nullptr) return op.rollback(), ret;
-  Document entry = {{"ns", ""}, {"o", Document::object()}, {"op", "n"}, {"ts", ts}};
-  if (term > 0) entry["t"] = term;
-  const std::vector<uint8_t> bson = to_bson(entry);
+  const std::vector<uint8_t> o = to_bson(entry.o);
+  BsonBuilder copy;  // the field order of append()'s entries
+  copy.add_string("ns", entry.ns);
+  copy.add_document("o", o.data(), o.size());
+  copy.add_string("op", entry.op);
+  copy.add_int("ts", static_cast<int64_t>(entry.ts));
+  if (entry.term > 0) copy.add_int("t", static_cast<int64_t>(entry.term));
+  const std::vector<uint8_t> bson = std::move(copy).finish();
   WT_ITEM value{};
   value.data = bson.data();
   value.size = bson.size();
-  op.oplog_ts = ts;
+  op.oplog_ts = entry.ts;
   c->set_key(c, static_cast<int64_t>(take_ts(op)));
   op.oplog_ts.reset();
   c->set_value(c, &value);
@@ -88,7 +100,7 @@ int Oplog::append_noop(OperationContext& op, uint64_t ts, uint64_t term) {
   return op.commit();
 }
 
-int Oplog::read_after(OperationContext& op, uint64_t after_ts, size_t max, std::vector<OplogEntry>* out) {
+int Oplog::read_after(OperationContext& op, uint64_t after_ts, size_t max, std::vector<OplogEntry>* out, uint64_t below_ts) {
   assert(max > 0);
   int ret = op.begin();
   if (ret != 0) return ret;
@@ -102,6 +114,7 @@ int Oplog::read_after(OperationContext& op, uint64_t after_ts, size_t max, std::
     int64_t ts = 0;
     WT_ITEM value{};
     c->get_key(c, &ts);
+    if (static_cast<uint64_t>(ts) >= below_ts) break;
     c->get_value(c, &value);
     assert(static_cast<uint64_t>(ts) > after_ts);
     const Document d = from_bson(static_cast<const uint8_t*>(value.data), value.size);
@@ -110,6 +123,25 @@ int Oplog::read_after(OperationContext& op, uint64_t after_ts, size_t max, std::
   }
   op.rollback();  // a read: nothing to commit
   return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+int Oplog::truncate_after(OperationContext& op, uint64_t ts) {
+  assert(config_.oplog && holes_->held() == 0 && "no writer is open while a rollback truncates");
+  assert(ts + 1 >= first_ts_ && "a rollback's common point is in the oplog (or below its first entry: 0)");
+  if (ts + 1 >= next_ts_) return 0;
+  WT_SESSION* s = op.session();
+  WT_CURSOR* start = nullptr;
+  int ret = s->open_cursor(s, kUri, nullptr, nullptr, &start);
+  if (ret != 0) return ret;
+  start->set_key(start, static_cast<int64_t>(ts + 1));
+  ret = s->truncate(s, nullptr, start, nullptr, nullptr);  // to the end
+  start->close(start);
+  return ret;
+}
+
+void Oplog::truncated(uint64_t ts) {
+  next_ts_ = std::min(next_ts_, ts + 1);
+  first_ts_ = std::min(first_ts_, next_ts_);
 }
 
 // A range truncate, as MongoDB's oplog truncation does: one positioning, then a walk (keys need

@@ -221,7 +221,8 @@ Status DocumentEngine::apply_oplog_entry(OperationContext& op, const OplogEntry&
     if (!r.errors.empty()) return Status::error(r.errors.front().code);
   }
   if (changed) return {};
-  return Status::from_wt(oplog_.append_noop(op, entry.ts, entry.term));
+  if (skip) return Status::from_wt(oplog_.append_copy(op, {entry.ts, entry.term, "", "n", Document::object()}));  // taken for a no-op
+  return Status::from_wt(oplog_.append_copy(op, entry));
 }
 
 }  // namespace wtsim::engine

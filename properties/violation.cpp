@@ -53,7 +53,8 @@ const std::vector<PropertyInfo>& catalogue() {
        "every expectation a script's step states holds: its result, error code, explain fields, metrics and disk size"},
       {Property::kReplicasConverge, "replicas_converge",
        "at the end of a replica set's run, every member that applied the primary's oplog holds exactly the "
-       "primary's documents; every entry applies"},
+       "primary's documents, and its oplog is the primary's over the ts both hold (no divergent entry survives "
+       "a rollback); every entry applies"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

@@ -78,6 +78,9 @@ const std::vector<BugInfo>& catalogue() {
        "scenarios/script_counters.json", Property::kScriptExpectations, {}},
       {Bug::kApplySkipsDeletes, "a replica applying the primary's oplog takes a delete entry for a no-op",
        "scenarios/replica_set_members.json", Property::kReplicasConverge, {"swarm=null", "fault_plan=[]"}},
+      // Many keys, so that a document the divergent entries touched is seldom written again.
+      {Bug::kRollbackSkipsRefetch, "a rollback drops the divergent oplog entries but keeps the documents they wrote, without refetching the primary's versions",
+       "scenarios/replica_set_members.json", Property::kReplicasConverge, {"workload.keys=100000"}},
   };
   return bugs;
 }

@@ -34,6 +34,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kFindResultsCached, "find_results_cached"},
     {Bug::kUpdateCountsPerDocument, "update_counts_per_document"},
     {Bug::kApplySkipsDeletes, "apply_skips_deletes"},
+    {Bug::kRollbackSkipsRefetch, "rollback_skips_refetch"},
 }};
 
 std::optional<Bug> g_enabled;

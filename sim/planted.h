@@ -38,9 +38,10 @@ enum class Bug {
   kFindResultsCached,      // find results are cached per query and never invalidated by writes
   kUpdateCountsPerDocument,  // opcounters.update counts each document a multi-update matched, not the statement
   kApplySkipsDeletes,      // a replica applying the oplog takes a delete entry for a no-op
+  kRollbackSkipsRefetch,   // a rollback truncates the oplog but keeps the divergent documents
 };
 
-inline constexpr size_t kBugCount = 26;
+inline constexpr size_t kBugCount = 27;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

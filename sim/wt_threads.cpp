@@ -162,11 +162,9 @@ FiberCond* as_fiber(pthread_cond_t* c) { return reinterpret_cast<FiberCond*>(c);
 // to close_or_abandon(). The connection's memory, locks included, is leaked and never used again.
 struct Unwind {};
 
-struct CloseDeadline {
-  const FiberRecord* closer = nullptr;  // the fiber inside close_or_abandon(), if any
-  Nanos deadline_ns = 0;
-};
-CloseDeadline g_close;
+// The fibers inside close_or_abandon() -> their deadlines: one per connection being closed (the
+// members of a replica set may close theirs at the same virtual time). Lookup only.
+std::unordered_map<const FiberRecord*, Nanos> g_close_deadlines;
 // Fiber id -> the connection whose thread it is (ordered by id: abandonment walks it).
 std::map<uint64_t, const WT_CONNECTION*> g_thread_connection;
 const WT_CONNECTION* g_pending_connection = nullptr;  // set while __wt_thread_create runs
@@ -177,9 +175,15 @@ struct MutexWait {
 };
 std::unordered_map<const FiberRecord*, MutexWait> g_mutex_waits;  // lookup only
 
+const Nanos* close_deadline(const FiberRecord& self) {
+  const auto it = g_close_deadlines.find(&self);
+  return it != g_close_deadlines.end() ? &it->second : nullptr;
+}
+
 bool closer_overdue(const FiberRecord& self) {
   const Simulator* sim = Simulator::active();
-  return g_close.closer == &self && sim != nullptr && sim->now_ns() >= g_close.deadline_ns;
+  const Nanos* deadline_ns = close_deadline(self);
+  return deadline_ns != nullptr && sim != nullptr && sim->now_ns() >= *deadline_ns;
 }
 
 // Its connection's locks mean nothing to it any more: an abandoned or frozen fiber, or a closer
@@ -211,7 +215,7 @@ int lock(FiberMutex* m) {
   m->waiters.push_back(w);
   g_mutex_waits[&self] = MutexWait{m, &w};
   // The closer waits no longer than its deadline: the holder may be frozen.
-  const Nanos* deadline_ns = g_close.closer == &self ? &g_close.deadline_ns : nullptr;
+  const Nanos* deadline_ns = close_deadline(self);
   sim->park_until("wt:mutex", deadline_ns);
   g_mutex_waits.erase(&self);
   if (w.queued) m->waiters.remove(w);  // the closer's deadline passed
@@ -377,15 +381,16 @@ bool close_or_abandon(WT_CONNECTION* conn, const char* config, int64_t budget_ns
     connection_closed(conn);
     return false;
   }
-  assert(g_close.closer == nullptr && "one close_or_abandon at a time");
-  g_close = CloseDeadline{&sim->current(), sim->now_ns() + budget_ns};
+  const bool first = g_close_deadlines.emplace(&sim->current(), sim->now_ns() + budget_ns).second;
+  assert(first && "a fiber closes one connection at a time");
+  (void)first;
   bool unwound = false;
   try {
     (void)conn->close(conn, config);
   } catch (const Unwind&) {
     unwound = true;
   }
-  g_close = CloseDeadline{};
+  g_close_deadlines.erase(&sim->current());
   if (unwound) abandon_threads(sim, conn, sim->current());
   connection_closed(conn);  // freed, or leaked and never used again
   return unwound;

@@ -86,6 +86,8 @@ class EngineHarness {
   }
 
   DocumentEngine& engine() { return *engine_; }
+  // Takes effect at the next reopen() or crash_and_recover().
+  EngineConfig& config() { return config_; }
   sim::Simulator& sim() { return sim_; }
   WT_CONNECTION* conn() { return conn_.get(); }
   const faults::Disk& disk() const { return disk_; }

@@ -41,6 +41,8 @@ int put_collection(engine::OperationContext& op, const engine::CollectionSpec& c
 
 namespace {
 
+constexpr size_t kOplogReadBatch = 1000;  // entries per read of read_oplog_ids
+
 // Model values are BSON bytes: reports show them as JSON.
 std::string render_bson(const std::string& value) {
   std::string json;
@@ -143,8 +145,24 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
   return problems;
 }
 
-// The oplog's entries and the collections' documents, each read raw from its own table.
+int DocSystem::read_oplog_ids(WT_CONNECTION* conn, std::vector<OplogId>* out) {
+  out->clear();
+  if (!run_.scenario().node.oplog) return 0;
+  engine::OperationContext op(conn);
+  for (uint64_t after_ts = 0;;) {
+    std::vector<engine::OplogEntry> entries;
+    if (const int ret = engine_->read_oplog_after(op, after_ts, kOplogReadBatch, &entries); ret != 0) return ret;
+    for (const engine::OplogEntry& e : entries) out->push_back({e.ts, e.term});
+    if (entries.size() < kOplogReadBatch) return 0;
+    after_ts = entries.back().ts;
+  }
+}
+
+// The oplog's entries and the collections' documents, each read raw from its own table. Not
+// while a rollback's minValid is set: the data is then newer than the oplog (as MongoDB's
+// member is inconsistent until it reaches minValid).
 void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding>* problems) {
+  if (engine_->min_valid()) return;
   models::KvState state;
   int ret = read_documents(conn, &state);
   std::map<std::string, engine::Document> data;
@@ -158,7 +176,7 @@ void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding
     c->get_key(c, &ts);
     c->get_value(c, &value);
     const engine::Document e = engine::from_bson(static_cast<const uint8_t*>(value.data), value.size);
-    if (e.at("op") == "n") continue;  // a replica's no-op: it only marks its ts applied
+    if (e.at("op") == "n") continue;  // a no-op: it changes no document
     const engine::Document& o = e.at("o");
     properties::OplogEntry entry{static_cast<uint64_t>(ts), model_key(e.at("ns").get<std::string>(), o.at("_id")), std::nullopt};
     if (e.at("op") == "u") entry.image = o;

@@ -26,6 +26,8 @@ class DocSystem : public System, public engine::CommitObserver {
   nlohmann::json sample_metrics() override;
   std::vector<properties::Finding> take_findings() override;
   std::vector<properties::Marker> busy_phases() const override;
+  engine::DocumentEngine* engine() override { return engine_.get(); }
+  int read_oplog_ids(WT_CONNECTION* conn, std::vector<OplogId>* out) override;
 
   uint64_t before_commit(const std::vector<engine::DocWrite>& writes, bool durable) override;
 

@@ -69,8 +69,12 @@ class NodeHost final : public NodeContext {
   void final_checks();
   // The data the final checks read (documents and catalog rows); null if they read none.
   const models::KvState* final_state() const { return final_state_ ? &*final_state_ : nullptr; }
-  // Whether this member's final data must equal the primary's (world/system.h).
-  bool converges() const { return system_->converges(); }
+  // Why this member's final data need not equal the primary's ("": it must; world/system.h).
+  std::string convergence_exempt() const { return system_->convergence_exempt(); }
+  // The final checks' read of the oplog (ts and term of every entry, oldest first).
+  const std::vector<OplogId>& final_oplog() const { return final_oplog_; }
+  // The node's document engine while it is up and not restarting (a sync source serves from it).
+  engine::DocumentEngine* serving_engine() { return up() && !restarting_ ? system_->engine() : nullptr; }
   // After the scheduler stopped: closes whatever a cancelled run left open.
   void shut_down();
   // Stats only the node knows: its disk operations, the ENOSPC marker.
@@ -143,6 +147,7 @@ class NodeHost final : public NodeContext {
   bool dead_ = false;                // could not be restarted: the run ends early
   uint64_t crashes_ = 0;             // this node's
   std::optional<models::KvState> final_state_;
+  std::vector<OplogId> final_oplog_;
 };
 
 }  // namespace wtsim::world

@@ -8,10 +8,12 @@
 // member applied (the newest entry of its own oplog, which takes the source's ts and term),
 // makes its catalog match the primary's, and applies the entries in order, each in its own
 // WiredTiger transaction with its own oplog entry. If the primary no longer has that entry (it
-// lost it in a crash), the member has diverged: MongoDB would roll it back; that is not
-// simulated yet, so the member stops applying, says so in the trace, and is left out of the
-// convergence check.
+// lost it in a crash), the member has diverged and rolls back (world/secondary_rollback.h). A
+// member that cannot roll back, or has fallen off the primary's oplog (too stale), needs a
+// resync, which is not simulated: it stops applying, says so in the trace, and is left out of
+// the convergence check.
 #include "world/doc_system.h"
+#include "world/secondary_rollback.h"
 #include "world/sync_source.h"
 #include "world/ttl_monitor.h"
 
@@ -53,19 +55,19 @@ class SecondarySystem final : public DocSystem {
 
   // Caught up once since the faults stopped: a batch fetched after then, applied whole.
   std::string liveness_pending(int64_t since_ns) const override {
-    if (diverged_ || applied_fetch_ns_ >= since_ns) return "";
+    if (!exempt_.empty() || applied_fetch_ns_ >= since_ns) return "";
     return "member " + std::to_string(host_.member()) + " has applied no batch fetched since the faults stopped";
   }
 
-  bool converges() const override { return !diverged_; }
+  std::string convergence_exempt() const override { return exempt_; }
 
-  // After the run's phases, the node's fibers gone: fetches and applies until a batch comes back
-  // empty, so that the member holds what the primary holds. A diverged member has nothing to
-  // catch up with: the convergence check leaves it out.
+  // After the run's phases, the node's fibers gone: fetches and applies (rolling back if it
+  // must) until a batch comes back empty, so that the member holds what the primary holds. A
+  // member that needs a resync has nothing to catch up with: the convergence check leaves it out.
   bool catch_up() override {
-    if (diverged_) return true;
+    if (!exempt_.empty()) return true;
     engine::OperationContext op(host_.node().conn());
-    for (uint64_t round = 0; round < kCatchUpRoundsMax && !diverged_; ++round) {
+    for (uint64_t round = 0; round < kCatchUpRoundsMax && exempt_.empty(); ++round) {
       const std::optional<size_t> applied = fetch_and_apply(op);
       if (!applied) return false;
       if (*applied == 0) return true;
@@ -81,24 +83,26 @@ class SecondarySystem final : public DocSystem {
   void fetcher() {
     engine::OperationContext op(host_.node().conn());
     sim::Simulator& sim = run_.sim();
-    while (sim.now_ns() < run_.end_ns() && !diverged_) {
+    while (sim.now_ns() < run_.end_ns() && exempt_.empty()) {
       const std::optional<size_t> applied = fetch_and_apply(op);
       if (!applied) sim.sleep_for(kRetryNs);
       if (applied && *applied == 0) sim.sleep_for(kIdleNs);
     }
   }
 
-  // One round: the entries above this member's last applied one, applied. How many; nullopt if
-  // the primary did not answer or the member diverged.
+  // One round: the entries above this member's last applied one, applied (after a rollback, if
+  // the member diverged). How many; nullopt if the primary did not answer or the member stopped.
   std::optional<size_t> fetch_and_apply(engine::OperationContext& op) {
     const sim::Nanos round_ns = run_.sim().now_ns();
     const engine::OplogEntry last = last_applied(op);
     SyncBatch batch = source_.fetch(host_.member(), last.ts, last.term);
     if (batch.outcome == SyncBatch::Outcome::kUnreachable) return std::nullopt;
+    if (batch.outcome == SyncBatch::Outcome::kTooStale) return stop("too_stale", last.ts, "too stale: " + batch.why + "; it needs a resync");
     if (batch.outcome == SyncBatch::Outcome::kDiverged) {
-      diverged_ = true;
-      run_.trace().event(run_.sim().now_ns(), run_.sim().current_or_main().name, "rollback_required",
-                         {{"member", host_.member()}, {"applied_ts", last.ts}, {"why", batch.why}});
+      event("rollback_required", {{"applied_ts", last.ts}, {"why", batch.why}});
+      const RollbackResult r = Rollback(run_, host_, *engine_, op, source_, [&](const auto& catalog) { match_catalog(op, catalog); }).run();
+      if (r.outcome == RollbackResult::Outcome::kImpossible) return stop("rollback_impossible", last.ts, "cannot roll back: " + r.why);
+      if (r.outcome == RollbackResult::Outcome::kRetry) event("rollback_retry", {{"why", r.why}});
       return std::nullopt;
     }
     match_catalog(op, batch.catalog);
@@ -109,8 +113,21 @@ class SecondarySystem final : public DocSystem {
                                                              std::to_string(entry.ts) + " failed: code " + std::to_string(static_cast<int>(s.code)));
       }
     }
+    host_.node_call("note_applied", [&] { return engine_->note_applied(op); });
     applied_fetch_ns_ = round_ns;
     return batch.entries.size();
+  }
+
+  // The member needs a resync (not simulated): it applies nothing more.
+  std::nullopt_t stop(const char* kind, uint64_t applied_ts, std::string why) {
+    exempt_ = std::move(why);
+    event(kind, {{"applied_ts", applied_ts}, {"why", exempt_}});
+    return std::nullopt;
+  }
+
+  void event(const char* kind, nlohmann::json details) {
+    details["member"] = host_.member();
+    run_.trace().event(run_.sim().now_ns(), run_.sim().current_or_main().name, kind, std::move(details));
   }
 
   // The newest entry of this member's own oplog (ts 0: none yet).
@@ -167,7 +184,7 @@ class SecondarySystem final : public DocSystem {
   }
 
   SyncSource& source_;
-  bool diverged_ = false;            // over every generation: no rollback yet
+  std::string exempt_;  // over every generation: why the member stopped (it needs a resync)
   sim::Nanos applied_fetch_ns_ = -1;  // when the last wholly applied batch was asked for
   TtlSpec ttl_ = as_secondary(run_.scenario().ttl);
   TtlMonitor monitor_{run_, host_, ttl_};

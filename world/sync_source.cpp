@@ -10,16 +10,18 @@
 namespace wtsim::world {
 namespace {
 
-struct Answer {
-  bool done = false;
-  SyncBatch batch;
-};
-
-// On the primary: checks the asking member's last entry against its own, then reads.
-int answer(engine::OperationContext& op, uint64_t after_ts, uint64_t after_term, SyncBatch* out) {
+// The primary's side of a fetch: checks the asking member's last entry against its own, then reads.
+int serve_fetch(engine::DocumentEngine& primary, engine::OperationContext& op, uint64_t after_ts, uint64_t after_term,
+                SyncBatch* out) {
+  if (after_ts > 0 && after_ts < primary.first_oplog_ts()) {
+    out->outcome = SyncBatch::Outcome::kTooStale;
+    out->why = "the primary's oldest entry is at ts " + std::to_string(primary.first_oplog_ts()) + ", above the member's last (" +
+               std::to_string(after_ts) + ")";
+    return 0;
+  }
   if (after_ts > 0) {
     std::vector<engine::OplogEntry> at;
-    if (const int ret = engine::Oplog::read_after(op, after_ts - 1, 1, &at); ret != 0) return ret;
+    if (const int ret = primary.read_oplog_visible(op, after_ts - 1, 1, &at); ret != 0) return ret;
     if (at.empty() || at.front().ts != after_ts || at.front().term != after_term) {
       out->outcome = SyncBatch::Outcome::kDiverged;
       out->why = at.empty() || at.front().ts != after_ts
@@ -29,7 +31,7 @@ int answer(engine::OperationContext& op, uint64_t after_ts, uint64_t after_term,
       return 0;
     }
   }
-  if (const int ret = engine::Oplog::read_after(op, after_ts, SyncSource::kBatchEntriesMax, &out->entries); ret != 0) return ret;
+  if (const int ret = primary.read_oplog_visible(op, after_ts, SyncSource::kBatchEntriesMax, &out->entries); ret != 0) return ret;
   engine::Catalog catalog;
   if (const int ret = catalog.load(op.session()); ret != 0) return ret;
   out->catalog = catalog.collections();
@@ -37,46 +39,104 @@ int answer(engine::OperationContext& op, uint64_t after_ts, uint64_t after_term,
   return 0;
 }
 
+int serve_terms(engine::DocumentEngine& primary, engine::OperationContext& op, uint64_t lo_ts, uint64_t hi_ts, OplogTerms* out) {
+  assert(lo_ts >= 1 && lo_ts <= hi_ts && hi_ts - lo_ts < SyncSource::kBatchEntriesMax);
+  out->first_ts = primary.first_oplog_ts();
+  std::vector<engine::OplogEntry> entries;
+  if (const int ret = primary.read_oplog_visible(op, lo_ts - 1, hi_ts - lo_ts + 1, &entries); ret != 0) return ret;
+  for (const engine::OplogEntry& e : entries) {
+    if (e.ts <= hi_ts) out->term_at[e.ts] = e.term;
+  }
+  return 0;
+}
+
+int serve_refetch(engine::DocumentEngine& primary, engine::OperationContext& op, const std::vector<DocumentKey>& keys, Refetched* out) {
+  out->top_ts = primary.next_oplog_ts() - 1;  // every entry its snapshot sees is at or below it
+  if (const int ret = primary.documents_by_id(op, keys, &out->documents); ret != 0) return ret;
+  engine::Catalog catalog;
+  if (const int ret = catalog.load(op.session()); ret != 0) return ret;
+  out->catalog = catalog.collections();
+  return 0;
+}
+
+// What the answering fiber leaves for the waiting member (shared: either may go first).
+struct Answer {
+  bool done = false;
+  int ret = 0;
+};
+
 }  // namespace
 
 SyncBatch SyncSource::fetch(size_t member, uint64_t after_ts, uint64_t after_term) {
+  auto batch = std::make_shared<SyncBatch>();
+  const std::string why = ask(member, [batch, after_ts, after_term](engine::DocumentEngine& primary, engine::OperationContext& op) {
+    return serve_fetch(primary, op, after_ts, after_term, batch.get());
+  });
+  if (!why.empty()) return SyncBatch{SyncBatch::Outcome::kUnreachable, {}, {}, why};
+  return std::move(*batch);
+}
+
+OplogTerms SyncSource::terms(size_t member, uint64_t lo_ts, uint64_t hi_ts) {
+  auto terms = std::make_shared<OplogTerms>();
+  const std::string why = ask(member, [terms, lo_ts, hi_ts](engine::DocumentEngine& primary, engine::OperationContext& op) {
+    return serve_terms(primary, op, lo_ts, hi_ts, terms.get());
+  });
+  if (!why.empty()) {
+    OplogTerms none;
+    none.why = why;
+    return none;
+  }
+  terms->answered = true;
+  return std::move(*terms);
+}
+
+Refetched SyncSource::refetch(size_t member, const std::vector<DocumentKey>& keys) {
+  assert(keys.size() <= kRefetchDocumentsMax);
+  auto refetched = std::make_shared<Refetched>();
+  const std::string why = ask(member, [refetched, keys](engine::DocumentEngine& primary, engine::OperationContext& op) {
+    return serve_refetch(primary, op, keys, refetched.get());
+  });
+  if (!why.empty()) {
+    Refetched none;
+    none.why = why;
+    return none;
+  }
+  assert(refetched->documents.size() == keys.size());
+  refetched->answered = true;
+  return std::move(*refetched);
+}
+
+std::string SyncSource::ask(size_t member, const Serve& serve) {
   assert(member > 0 && member < network_.nodes());
-  SyncBatch lost;
   const sim::Nanos start_ns = sim_.now_ns();
   const std::optional<sim::Nanos> there = network_.delay(member, 0);
   if (!there) {
     sim_.sleep_for(kFetchTimeoutNs);
-    lost.why = "the link to the primary is cut";
-    return lost;
+    return "the link to the primary is cut";
   }
   sim_.sleep_for(*there);
-  auto reply = std::make_shared<Answer>();
-  if (primary_up_()) {
+  auto answer = std::make_shared<Answer>();
+  if (primary_engine_() != nullptr) {
     NodeContext& primary = primary_;
-    const std::function<bool()>& up = primary_up_;
+    const EngineOf& engine_of = primary_engine_;  // the SyncSource outlives every fiber of the run
     sim_.spawn("sync-source" + primary.generation_suffix() + "." + std::to_string(++requests_), primary.fiber_group(),
-               [reply, &primary, &up, after_ts, after_term] {
-                 if (!up()) return;  // it crashed before this fiber ran: no answer
+               [answer, serve, &primary, &engine_of] {
+                 engine::DocumentEngine* engine = engine_of();
+                 if (engine == nullptr) return;  // it crashed before this fiber ran: no answer
                  engine::OperationContext op(primary.node().conn());
-                 const int ret = primary.node_call("sync_source", [&] { return answer(op, after_ts, after_term, &reply->batch); },
-                                                   {.handle_failure = false});
-                 if (ret != 0) reply->batch = SyncBatch{SyncBatch::Outcome::kUnreachable, {}, {}, wiredtiger_strerror(ret)};
-                 reply->done = true;
+                 answer->ret = primary.node_call("sync_source", [&] { return serve(*engine, op); }, {.handle_failure = false});
+                 answer->done = true;
                });
   }
-  while (!reply->done && sim_.now_ns() - start_ns < kFetchTimeoutNs) sim_.sleep_for(kPollNs);
-  if (!reply->done) {
-    lost.why = primary_up_() ? "no answer in time" : "the primary is down";
-    return lost;
-  }
+  while (!answer->done && sim_.now_ns() - start_ns < kFetchTimeoutNs) sim_.sleep_for(kPollNs);
+  if (!answer->done) return primary_engine_() != nullptr ? "no answer in time" : "the primary is down";
   const std::optional<sim::Nanos> back = network_.delay(0, member);
   if (!back) {
     sim_.sleep_for(kFetchTimeoutNs);
-    lost.why = "the link from the primary is cut";
-    return lost;
+    return "the link from the primary is cut";
   }
   sim_.sleep_for(*back);
-  return std::move(reply->batch);
+  return answer->ret != 0 ? wiredtiger_strerror(answer->ret) : "";
 }
 
 }  // namespace wtsim::world

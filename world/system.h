@@ -5,6 +5,8 @@
 // the first runs ("kv") and the document engine ("documents").
 #include <wiredtiger.h>
 
+#include <compare>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,7 +17,18 @@
 #include "properties/coverage.h"
 #include "properties/violation.h"
 
+namespace wtsim::engine {
+class DocumentEngine;
+}
+
 namespace wtsim::world {
+
+// An oplog entry's identity: its ts and the term of the primary that wrote it.
+struct OplogId {
+  uint64_t ts = 0;
+  uint64_t term = 0;
+  auto operator<=>(const OplogId&) const = default;
+};
 
 class RunContext;
 class NodeContext;
@@ -50,9 +63,13 @@ class System {
   // A replica set member other than the primary, after the run's phases: fetches and applies
   // until it holds what the primary holds; false if it could not.
   virtual bool catch_up() { return true; }
-  // Whether the member's data must equal the primary's at the end (false: it diverged, and
-  // rollback is not simulated).
-  virtual bool converges() const { return true; }
+  // Why this member's data need not equal the primary's at the end ("": it must), e.g. it needs
+  // a resync that is not simulated.
+  virtual std::string convergence_exempt() const { return ""; }
+  // The document engine while the node is open (a sync source serves from it); nullptr if none.
+  virtual engine::DocumentEngine* engine() { return nullptr; }
+  // Every entry of the node's oplog, oldest first (none without an oplog). WiredTiger's code.
+  virtual int read_oplog_ids(WT_CONNECTION*, std::vector<OplogId>* out) { return out->clear(), 0; }
 };
 
 std::unique_ptr<System> make_kv_system(RunContext& run, NodeContext& host);

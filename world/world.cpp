@@ -91,7 +91,7 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
   if (rs.size() == 1) return;
   network_ = std::make_unique<faults::Network>(seed, rs.size(), rs.latency_min_ns, rs.latency_max_ns);
   NodeHost* primary = hosts_.front().get();
-  sync_source_ = std::make_unique<SyncSource>(sim_, *network_, *primary, [primary] { return primary->up() && !primary->restarting(); });
+  sync_source_ = std::make_unique<SyncSource>(sim_, *network_, *primary, [primary] { return primary->serving_engine(); });
   for (size_t m = 1; m < rs.size(); ++m) {
     hosts_.push_back(std::make_unique<NodeHost>(*this, rs.members[m].fault_plan, m, sync_source_.get()));
   }
@@ -157,6 +157,32 @@ models::KvState documents_of(const models::KvState& state) {
   return out;
 }
 
+// The first document where `got` differs from `want`.
+std::string first_difference(const models::KvState& want, const models::KvState& got) {
+  for (const auto& [key, value] : want) {
+    if (auto it = got.find(key); it == got.end() || it->second != value) return key + (it == got.end() ? " is missing" : " differs");
+  }
+  return "it holds documents the primary does not";
+}
+
+// A caught-up member's oplog is the primary's over the ts both still hold (each trims its own
+// oldest entries): the same entries, each with the same term, and none above the primary's
+// newest. "" if so, else the first difference.
+std::string oplog_difference(const std::vector<OplogId>& primary, const std::vector<OplogId>& member) {
+  const uint64_t from_ts = std::max(primary.empty() ? 0 : primary.front().ts, member.empty() ? 0 : member.front().ts);
+  auto p = std::find_if(primary.begin(), primary.end(), [&](const OplogId& id) { return id.ts >= from_ts; });
+  auto m = std::find_if(member.begin(), member.end(), [&](const OplogId& id) { return id.ts >= from_ts; });
+  for (; p != primary.end() && m != member.end(); ++p, ++m) {
+    if (*p == *m) continue;
+    const OplogId& first = p->ts <= m->ts ? *p : *m;
+    return "differs at ts " + std::to_string(first.ts) + ": the primary's entry has term " +
+           (p->ts == first.ts ? std::to_string(p->term) : "none") + ", the member's " + (m->ts == first.ts ? std::to_string(m->term) : "none");
+  }
+  if (m != member.end()) return "has an entry the primary does not (ts " + std::to_string(m->ts) + ", term " + std::to_string(m->term) + ")";
+  if (p != primary.end()) return "lacks the primary's entry at ts " + std::to_string(p->ts);
+  return "";
+}
+
 }  // namespace
 
 void World::network_fault_actor() {
@@ -205,27 +231,24 @@ void World::check_convergence() {
   const models::KvState want = documents_of(*primary);
   for (size_t m = 1; m < hosts_.size(); ++m) {
     const NodeHost& host = *hosts_[m];
-    if (!host.converges() || host.final_state() == nullptr) {
-      trace_->event(sim_.now_ns(), "checker", "convergence_skipped",
-                    {{"member", m}, {"why", host.converges() ? "no final state" : "diverged: rollback is not simulated"}});
+    const std::string exempt = host.convergence_exempt();
+    if (!exempt.empty() || host.final_state() == nullptr) {
+      trace_->event(sim_.now_ns(), "checker", "convergence_skipped", {{"member", m}, {"why", exempt.empty() ? "no final state" : exempt}});
       continue;
     }
     const models::KvState got = documents_of(*host.final_state());
     const uint64_t check = trace_->event(sim_.now_ns(), "checker", "convergence_check",
                                          {{"member", m}, {"documents", got.size()}, {"state_digest", History::state_digest(got)},
-                                          {"primary_documents", want.size()}, {"primary_digest", History::state_digest(want)}});
-    if (got == want) continue;
-    std::string first_difference;
-    for (const auto& [key, value] : want) {
-      if (auto it = got.find(key); it == got.end() || it->second != value) {
-        first_difference = key + (it == got.end() ? " is missing" : " differs");
-        break;
-      }
+                                          {"primary_documents", want.size()}, {"primary_digest", History::state_digest(want)},
+                                          {"oplog_entries", host.final_oplog().size()}});
+    if (got != want) {
+      violation(properties::Property::kReplicasConverge, "member " + std::to_string(m) + " holds " + std::to_string(got.size()) +
+                                                             " documents, the primary " + std::to_string(want.size()) + ": " +
+                                                             first_difference(want, got), check);
     }
-    if (first_difference.empty()) first_difference = "it holds documents the primary does not";
-    violation(properties::Property::kReplicasConverge,
-              "member " + std::to_string(m) + " holds " + std::to_string(got.size()) + " documents, the primary " +
-                  std::to_string(want.size()) + ": " + first_difference, check);
+    if (const std::string why = oplog_difference(hosts_.front()->final_oplog(), host.final_oplog()); !why.empty()) {
+      violation(properties::Property::kReplicasConverge, "member " + std::to_string(m) + "'s oplog " + why, check);
+    }
   }
 }
 
