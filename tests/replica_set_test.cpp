@@ -8,6 +8,7 @@
 #include <string>
 
 #include "faults/network.h"
+#include "world/knobs.h"
 #include "world/world.h"
 
 namespace wtsim::world {
@@ -245,6 +246,56 @@ TEST(ReplicaSetSpec, NetworkFaultsAreCheckedNamingTheField) {
   EXPECT_NE(error(R"([{"kind": "isolate", "member": 1, "at_ms": 5, "until_ms": 5}])").find("/network_faults/0/until_ms: must be after at_ms"),
             std::string::npos);
   EXPECT_NE(error(R"([{"kind": "flood", "at_ms": 1, "until_ms": 2}])").find("/network_faults/0/kind"), std::string::npos);
+}
+
+TEST(ReplicaSetSwarm, EachSeedDrawsMemberPlansAndNetworkWindowsIntoTheRecordedScenario) {
+  const Scenario s = load_scenario(kSource + "/scenarios/swarm_replica_set.json");
+  ASSERT_TRUE(s.replica_set.swarm.has_value());
+  std::set<std::string> plans;
+  size_t windows = 0;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    const Scenario a = draw_knobs(s, seed), b = draw_knobs(s, seed);
+    EXPECT_EQ(a.source, b.source) << "seed " << seed << ": drawn once, the same every time";
+    EXPECT_FALSE(a.replica_set.swarm.has_value());
+    EXPECT_FALSE(a.source["replica_set"].contains("swarm"));
+    for (size_t m : {1, 2}) {
+      ASSERT_TRUE(a.source["replica_set"]["members"][m].contains("fault_plan")) << "seed " << seed;
+      plans.insert(a.source["replica_set"]["members"][m]["fault_plan"].dump());
+    }
+    EXPECT_EQ(a.source["knobs_drawn"]["replica_set.network_faults"], a.source["replica_set"]["network_faults"]);
+    EXPECT_LE(a.replica_set.network_faults.size(), 3u);
+    for (const NetworkFault& f : a.replica_set.network_faults) {
+      ++windows;
+      EXPECT_LT(f.at_ns, f.until_ns);
+      EXPECT_LE(f.until_ns, s.duration_ns);
+      EXPECT_LE(f.until_ns - f.at_ns, 3000 * sim::kNsPerMs);
+    }
+    // The recorded scenario replays as drawn; one with a swarm left is refused by name.
+    EXPECT_EQ(recorded_scenario(a.source, "t.json").source, a.source);
+  }
+  EXPECT_GT(plans.size(), 30u) << "seeds draw different member plans";
+  EXPECT_GT(windows, 10u);
+  try {
+    recorded_scenario(s.source.contains("knobs") ? [&] {
+      nlohmann::json j = s.source;
+      j.erase("knobs");
+      return j;
+    }() : s.source, "t.json");
+    ADD_FAILURE() << "a recorded scenario with its replica set's swarm left is refused";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("t.json: /header/scenario/replica_set/swarm"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReplicaSetSwarm, ItsFieldsAreCheckedNamingThem) {
+  const auto error = [](const std::string& swarm) {
+    return scenario_error(R"([{}, {}, {"priority": 0}], "swarm": )" + swarm);
+  };
+  EXPECT_EQ(error(R"({"members": true, "network_faults_max": 16})"), "");
+  EXPECT_NE(error(R"({"network_faults_max": 17})").find("/replica_set/swarm/network_faults_max: must be in [0, 16]"), std::string::npos);
+  EXPECT_NE(error(R"({"network_fault_ms_max": 99})").find("/replica_set/swarm/network_fault_ms_max: must be in [100, 600000]"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"partitions": 2})").find("/replica_set/swarm/partitions"), std::string::npos);
 }
 
 }  // namespace

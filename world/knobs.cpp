@@ -4,6 +4,7 @@
 
 #include "sim/json_reader.h"
 #include "sim/random.h"
+#include "world/replica_set_swarm.h"
 #include "world/scenario.h"
 
 namespace wtsim::world {
@@ -69,11 +70,14 @@ Scenario recorded_scenario(const nlohmann::json& header_scenario, const std::str
   if (!s.knobs.empty()) {
     throw std::invalid_argument(origin + ": /header/scenario/knobs: a recorded scenario has its knobs drawn (knobs_drawn); this one has knobs left");
   }
+  if (s.replica_set.swarm) {
+    throw std::invalid_argument(origin + ": /header/scenario/replica_set/swarm: a recorded scenario has its replica set's faults drawn; this one has a swarm left");
+  }
   return s;
 }
 
 Scenario draw_knobs(const Scenario& s, uint64_t seed) {
-  if (s.knobs.empty()) return s;
+  if (s.knobs.empty() && !s.replica_set.swarm) return s;
   sim::Rng rng = sim::stream(seed, "knobs");
   nlohmann::json j = s.source;
   j.erase("knobs");
@@ -82,9 +86,10 @@ Scenario draw_knobs(const Scenario& s, uint64_t seed) {
     drawn[k.path] = draw(k, rng);
     set_field(j, k.path, drawn[k.path], "knobs");
   }
+  draw_replica_set_swarm(s, seed, &j, &drawn);
   j["knobs_drawn"] = drawn;
   Scenario out = scenario_from_json(j, s.name + " (knobs drawn for seed " + std::to_string(seed) + ")");
-  assert(out.knobs.empty());
+  assert(out.knobs.empty() && !out.replica_set.swarm);
   return out;
 }
 

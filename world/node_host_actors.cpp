@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "engine/operation_context.h"
+#include "sim/wt_threads.h"
 #include "world/node_host.h"
 
 namespace wtsim::world {
@@ -74,7 +75,9 @@ uint64_t NodeHost::table_file_bytes() const {
 void NodeHost::metrics_sampler() {
   while (sim_.now_ns() < run_.end_ns()) {
     sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.metrics_interval_ns, run_.end_ns()));
-    if (!node_->up() || restarting_) continue;
+    // A connection WiredTiger's own thread panicked opens no session: the node's next call
+    // crashes it (the sampler is the run's, not the node's, and records no failure).
+    if (!node_->up() || restarting_ || sim::wt_threads::panicked(node_->conn())) continue;
     nlohmann::json sample = system_->sample_metrics();
     if (sample.is_null()) continue;
     sample["disk_bytes"] = table_file_bytes();  // table files, without the log

@@ -52,6 +52,7 @@ ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string&
   if (auto* faults = r.optional("network_faults")) {
     spec.network_faults = network_faults_from_json(*faults, r.path_of("network_faults"), spec.members.size());
   }
+  if (auto* swarm = r.optional("swarm")) spec.swarm = replica_set_swarm_from_json(*swarm, r.path_of("swarm"));
   if (voting > ReplicaSetSpec::kVotingMembersMax) {
     throw sim::JsonError(members_path, "at most " + std::to_string(ReplicaSetSpec::kVotingMembersMax) + " members may vote (MongoDB's limit)");
   }

@@ -7,6 +7,7 @@
 // Member 0 is the primary; it runs the workload, with the scenario's own fault plan or swarm.
 // The others start after it, each on its own simulated disk with its own WiredTiger.
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +15,7 @@
 #include "faults/fault_plan.h"
 #include "sim/virtual_clock.h"
 #include "world/network_faults.h"
+#include "world/replica_set_swarm.h"
 
 namespace wtsim::world {
 
@@ -33,6 +35,8 @@ struct ReplicaSetSpec {
   sim::Nanos latency_min_ns = 1 * sim::kNsPerMs;
   sim::Nanos latency_max_ns = 5 * sim::kNsPerMs;
   std::vector<NetworkFault> network_faults;  // windows of cut links (network_faults.h)
+  // Faults each seed draws (replica_set_swarm.h); none left once drawn (world/knobs.h).
+  std::optional<ReplicaSetSwarm> swarm;
 
   size_t size() const { return members.size(); }
 };

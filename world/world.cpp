@@ -51,7 +51,7 @@ void enable_planted_bug_of(const nlohmann::json& header, const std::string& orig
 
 RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::FaultPlan* plan_override,
                        ProgressFn progress, traces::EventSink* sink) {
-  assert(scenario.knobs.empty() && "the caller draws the knobs, once (draw_knobs)");
+  assert(scenario.knobs.empty() && !scenario.replica_set.swarm && "the caller draws the knobs, once (draw_knobs)");
   faults::FaultPlan plan;
   if (plan_override != nullptr) {
     plan = *plan_override;
@@ -67,7 +67,7 @@ RunResult run_scenario(const Scenario& scenario, uint64_t seed, const faults::Fa
 }
 
 RunResult run_scenario_forking(const Scenario& scenario, uint64_t seed, const BeforeDiskOp& before_op) {
-  assert(scenario.knobs.empty() && "the caller draws the knobs, once (draw_knobs)");
+  assert(scenario.knobs.empty() && !scenario.replica_set.swarm && "the caller draws the knobs, once (draw_knobs)");
   assert(scenario.fault_plan && "a sweep's run gives its plan");
   traces::HashOnlySink hash_only;  // outlives the world
   World world(scenario, seed, *scenario.fault_plan);
