@@ -23,6 +23,8 @@ const std::vector<CoverageMarker>& coverage_catalogue() {
       {Marker::kSentinelRecovery, "sentinel_recovery", "a restart found backup.in_progress and did a normal crash recovery", {"backup"}, "crash"},
       {Marker::kIoErrorInjected, "io_error_injected", "an injected EIO reached WiredTiger", {}, "io_error"},
       {Marker::kEnospcReached, "enospc_reached", "WiredTiger got ENOSPC from the disk", {}, "disk_full"},
+      {Marker::kRollback, "rollback", "a replica set member rolled back entries the primary had lost in a crash", {}, "replica_set"},
+      {Marker::kNetworkHealed, "network_healed", "a window of cut network links ended (a partition healed)", {}, "network"},
   };
   assert(markers.size() == kMarkerCount);
   return markers;

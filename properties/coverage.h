@@ -27,15 +27,19 @@ enum class Marker {
   kSentinelRecovery,
   kIoErrorInjected,
   kEnospcReached,
+  kRollback,
+  kNetworkHealed,
 };
-inline constexpr size_t kMarkerCount = 16;
+inline constexpr size_t kMarkerCount = 18;
 
 struct CoverageMarker {
   Marker marker;
   const char* name;
   const char* meaning;
   std::vector<std::string> kinds;  // workload kinds that can reach it; empty: every kind
-  const char* needs_fault;         // a fault kind the scenario must be able to draw, or ""
+  // A fault kind the scenario must be able to draw ("network": network windows; "replica_set":
+  // more than one member, the primary's crashes make members diverge), or "".
+  const char* needs_fault;
 };
 
 // Every marker, in the enum's order.

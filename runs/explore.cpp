@@ -72,13 +72,18 @@ std::vector<std::string> possible_faults(const world::Scenario& s) {
   std::vector<std::string> kinds;
   if (s.fault_plan) {
     for (const auto& f : s.fault_plan->faults) kinds.push_back(faults::to_string(f.kind));
-    return kinds;
+  } else {
+    const faults::SwarmSpec& w = s.swarm;
+    if (w.crashes_max > 0) kinds.push_back("crash");
+    if (w.io_error_chance > 0) kinds.push_back("io_error");
+    if (w.disk_full_chance > 0) kinds.push_back("disk_full");
+    if (w.latency_chance > 0) kinds.push_back("latency");
   }
-  const faults::SwarmSpec& w = s.swarm;
-  if (w.crashes_max > 0) kinds.push_back("crash");
-  if (w.io_error_chance > 0) kinds.push_back("io_error");
-  if (w.disk_full_chance > 0) kinds.push_back("disk_full");
-  if (w.latency_chance > 0) kinds.push_back("latency");
+  // A replica set's: the primary's crashes make members diverge; network windows heal.
+  const bool primary_crashes = std::find(kinds.begin(), kinds.end(), "crash") != kinds.end();
+  if (s.replica_set.size() > 1 && primary_crashes) kinds.push_back("replica_set");
+  const std::optional<world::ReplicaSetSwarm>& rs_swarm = s.replica_set.swarm;
+  if (!s.replica_set.network_faults.empty() || (rs_swarm && rs_swarm->network_faults_max > 0)) kinds.push_back("network");
   return kinds;
 }
 

@@ -19,6 +19,7 @@ RollbackResult Rollback::run() {
   match_catalog_(refetched.catalog);
   restore(keys, refetched);
   host_.node_call("rollback_finish", [&] { return engine_.finish_rollback(op_, common_ts_); });
+  run_.reached(properties::Marker::kRollback);
   const size_t deleted = std::count(refetched.documents.begin(), refetched.documents.end(), std::nullopt);
   run_.trace().event(run_.sim().now_ns(), run_.sim().current_or_main().name, "rollback",
                      {{"member", host_.member()}, {"common_ts", common_ts_}, {"entries", entries_}, {"documents", keys.size()},

@@ -221,6 +221,7 @@ void World::network_fault(size_t index, bool start) {
     }
     links.push_back({from, to});
   }
+  if (!start) reached(properties::Marker::kNetworkHealed);
   trace_->event(sim_.now_ns(), "faults", "network",
                 {{"index", index}, {"kind", to_string(f.kind)}, {"phase", start ? "start" : "end"}, {"links", links}});
 }
