@@ -6,25 +6,14 @@
 
 #include <algorithm>
 
-#include "tests/engine_harness.h"
+#include "tests/oplog_test_util.h"
 
 namespace wtsim::engine {
 namespace {
 
 const char* kNs = "test.c";
 
-std::vector<Document> all_documents(EngineHarness& h) {
-  std::vector<Document> docs;
-  h.run([&](OperationContext& op) { docs = h.engine().find(op, kNs, FindRequest{}).docs; });
-  std::sort(docs.begin(), docs.end(), [](const Document& a, const Document& b) { return a["_id"] < b["_id"]; });
-  return docs;
-}
-
-std::vector<OplogEntry> oplog_after(EngineHarness& h, uint64_t after_ts) {
-  std::vector<OplogEntry> entries;
-  h.run([&](OperationContext& op) { ASSERT_EQ(h.engine().read_oplog_after(op, after_ts, 10'000, &entries), 0); });
-  return entries;
-}
+std::vector<Document> all_documents(EngineHarness& h) { return all_documents(h, kNs); }
 
 std::vector<uint64_t> ts_of(const std::vector<OplogEntry>& entries) {
   std::vector<uint64_t> out;
