@@ -298,5 +298,47 @@ TEST(ReplicaSetSwarm, ItsFieldsAreCheckedNamingThem) {
   EXPECT_NE(error(R"({"partitions": 2})").find("/replica_set/swarm/partitions"), std::string::npos);
 }
 
+TEST(ReplicaSet, TheHiddenMemberRunsTheBackupWhileItAppliesAndItsRestoreHolds) {
+  const Scenario s = load_scenario(kSource + "/scenarios/replica_set.json",
+                                   {"duration_ms=60000", "backup.start_ms=20000", "workload.think_us=10000"});
+  ASSERT_EQ(s.backup.member, 2u);
+  const RunResult r = run_scenario(s, 1);
+  ASSERT_TRUE(r.ok) << r.violations.front().name() << ": " << r.violations.front().detail;
+  std::map<std::string, std::set<size_t>> members_of;  // backup event kind -> members that traced it
+  uint64_t applied_during_copy = 0;
+  int64_t start_us = -1, done_us = -1;
+  for (const auto& e : r.trace->events()) {
+    const std::string kind = e["kind"].get<std::string>();
+    if (kind == "backup_start" || kind == "table_released" || kind == "backup_done" || kind == "restore_checked") {
+      members_of[kind].insert(e["details"].value("member", size_t{0}));
+    }
+    if (kind == "backup_start") start_us = e["t_us"].get<int64_t>();
+    if (kind == "backup_done") done_us = e["t_us"].get<int64_t>();
+    if (kind == "commit" && member_of(e) == 2 && start_us >= 0 && done_us < 0) ++applied_during_copy;
+  }
+  for (const char* kind : {"backup_start", "table_released", "backup_done", "restore_checked"}) {
+    EXPECT_EQ(members_of[kind], std::set<size_t>{2}) << kind << ": on the hidden member only";
+  }
+  EXPECT_GT(applied_during_copy, 100u) << "the member kept applying the primary's oplog while it copied";
+  const auto checks = convergence(*r.trace);
+  ASSERT_EQ(checks.size(), 2u);
+  for (const auto& [member, digests] : checks) EXPECT_EQ(digests.first, digests.second) << "member " << member;
+}
+
+TEST(ReplicaSetSpec, TheBackupMemberMustBeAMember) {
+  const auto error = [](const std::string& member) {
+    try {
+      scenario_from_json(nlohmann::json::parse(R"({"name": "rs", "duration_ms": 1000, "workload": {"kind": "backup"}, "backup": {"member": )" + member +
+                                               R"(}, "replica_set": {"members": [{}, {"priority": 0, "hidden": true}]}})"),
+                         "rs.json");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error("1"), "");
+  EXPECT_NE(error("2").find("rs.json: /backup/member: must be a member: below 2"), std::string::npos) << error("2");
+}
+
 }  // namespace
 }  // namespace wtsim::world

@@ -5,6 +5,8 @@
 set_tests_properties(
   [=[World.SmokeHoldsAndIsDeterministicOver100Seeds]=]
   [=[ReplicaSet.MembersReplicateThePrimaryAndConvergeThroughTheirOwnCrashes]=]
+  [=[ReplicaSet.TheHiddenMemberRunsTheBackupWhileItAppliesAndItsRestoreHolds]=]
+  [=[Scenarios/EveryScenario.TheSameSeedGivesAByteIdenticalTrace/replica_set  # GetParam() = "replica_set"]=]
   [=[Scenarios/EveryScenario.TheSameSeedGivesAByteIdenticalTrace/replica_set_members  # GetParam() = "replica_set_members"]=]
   [=[World.EndAfterRecoveryEndsTheRunSoonAfterTheRecoveryCheck]=]
   [=[World.FaultMixHoldsOver40Seeds]=]

@@ -1,29 +1,18 @@
 // The backup account (shared/seeds/002): four collections (hot, warm, append-only, cold) under
-// write load, backed up while writes and checkpoints go on, in baseline mode (a backup cursor
-// held for the whole copy) or release mode (a named checkpoint per table, dropped as soon as its
-// file is copied, the oplog released first and not copied, tables copied hottest first), with
-// the backup.in_progress sentinel protocol. The copy goes to a second simulated device; a
-// completed backup is restored there and checked against the model's snapshot.
-#include <wiredtiger.h>
-
+// write load on the primary, backed up while writes and checkpoints go on by the member
+// backup.member names (world/hot_backup_actor.h): the primary itself, or a member that applies
+// the primary's oplog meanwhile (world/secondary_system.cpp).
 #include <algorithm>
-#include <cstring>
 #include <map>
 
-#include "engine/hot_backup.h"
-#include "sim/planted.h"
-#include "engine/padded_store.h"
 #include "world/doc_system.h"
+#include "world/hot_backup_actor.h"
 
 namespace wtsim::world {
 namespace {
 
-constexpr const char* kSentinel = "backup.in_progress";
-constexpr uint64_t kChunkBytes = 1 << 20;  // the copy yields between chunks
 const char* const kCollections[] = {"test.hot", "test.warm", "test.append", "test.cold"};
 constexpr size_t kDocBytes = 1000;
-
-std::string file_of(const std::string& table_uri) { return table_uri.substr(table_uri.find(':') + 1) + ".wt"; }
 
 class BackupSystem final : public DocSystem {
  public:
@@ -36,87 +25,29 @@ class BackupSystem final : public DocSystem {
     sim.spawn("hot-writer" + suffix, host_.fiber_group(), [this, hot] { updater("test.hot", hot, 1); });
     sim.spawn("warm-writer" + suffix, host_.fiber_group(), [this, warm, warm_every] { updater("test.warm", warm, warm_every); });
     sim.spawn("appender" + suffix, host_.fiber_group(), [this] { appender(); });
-    if (run_.scenario().backup.mode != BackupMode::kNone && !backup_done_) {
-      sim.spawn("backup" + suffix, host_.fiber_group(), [this] { backup(); });
-    }
+    if (backup_ && backup_->due()) sim.spawn("backup" + suffix, host_.fiber_group(), [this] { backup_->run(); });
     spawn_oplog_trimmer(suffix);
   }
 
-  // Without the sentinel nothing tells a restarted node that a backup was abandoned: its pins stay
-  // (until the next backup's pin drops them) and keep old blocks from being reused. Reported.
-  // A backup that was due finishes or is abandoned cleanly (its pins dropped).
-  std::string liveness_pending(int64_t since_ns) const override {
-    const BackupSpec& spec = run_.scenario().backup;
-    const bool due = spec.mode != BackupMode::kNone && run_.sim().now_ns() >= spec.start_ns;
-    if (copying_) return "the backup is still copying";
-    return due && !backup_done_ ? "the backup has neither finished nor been abandoned" : "";
-  }
+  std::string liveness_pending(int64_t) const override { return backup_ ? backup_->liveness_pending() : ""; }
 
   std::vector<properties::Marker> busy_phases() const override {
     std::vector<properties::Marker> phases = DocSystem::busy_phases();
-    if (copying_) phases.push_back(properties::Marker::kCrashDuringBackupCopy);
+    if (backup_ && backup_->copying()) phases.push_back(properties::Marker::kCrashDuringBackupCopy);
     return phases;
   }
 
-  void report_stale_pins(WT_CONNECTION* conn) {
-    const std::vector<std::string> pinned = pinned_tables(conn);
-    if (pinned.empty()) return;
-    run_.trace().event(run_.sim().now_ns(), "backup", "stale_backup_pins", {{"tables", pinned}});
-  }
-
-  std::vector<std::string> pinned_tables(WT_CONNECTION* conn) {
-    engine::OperationContext op(conn);
-    std::vector<std::string> tables = {engine::Catalog::kUri, engine::DocumentEngine::kOplogUri};
-    for (const auto& [ns, coll] : engine_->catalog().collections()) tables.push_back(coll.table);
-    std::vector<std::string> pinned;
-    for (const std::string& t : tables) {
-      std::vector<std::string> names;
-      if (engine::checkpoints_of(op.session(), "file:" + file_of(t), &names) != 0) continue;
-      if (std::find(names.begin(), names.end(), engine::kBackupCheckpoint) != names.end()) pinned.push_back(t);
-    }
-    return pinned;
-  }
-
-  // After a backup, finished or abandoned, no table may keep the backup's checkpoint: its blocks
-  // would stay pinned for ever.
   std::vector<properties::Finding> validate(WT_CONNECTION* conn) override {
     auto problems = DocSystem::validate(conn);
-    // Checked once the backup finished: mid-backup pins are the point, and without the sentinel an
-    // abandoned backup's pins are expected (reported as stale_backup_pins instead).
-    if (!backup_done_ || host_.disk().exists(kSentinel)) return problems;
-    for (const std::string& t : pinned_tables(conn)) {
-      problems.emplace_back(properties::Property::kBackupLeavesNoPin, t + " still holds the backup checkpoint");
-    }
+    if (backup_) backup_->check_no_pins(conn, &problems);
     return problems;
   }
 
-  // The sentinel protocol, before WiredTiger opens: a node that crashed mid-backup discards the
-  // stale WiredTiger.backup and the partial copy and does a normal crash recovery.
   void before_open() override {
-    faults::Disk& disk = host_.disk();
-    if (!run_.scenario().backup.sentinel || !disk.exists(kSentinel)) return;
-    if (planted::active(planted::Bug::kSkipSentinelCheck)) return;
-    const bool stale = disk.exists("WiredTiger.backup");
-    if (stale) disk.remove("WiredTiger.backup", /*durable=*/true);
-    destination_ = std::make_unique<faults::Disk>();
-    run_.reached(properties::Marker::kSentinelRecovery);
-    run_.trace().event(run_.sim().now_ns(), "backup", "sentinel_found", {{"stale_backup_file_removed", stale}});
+    if (backup_) backup_->before_open();
   }
-
-  // ... and only after a successful open (and a checkpoint) the sentinel goes, with the pins of
-  // the abandoned backup.
   void after_open(WT_CONNECTION* conn) override {
-    if (!run_.scenario().backup.sentinel) return report_stale_pins(conn);
-    if (!host_.disk().exists(kSentinel)) return;
-    engine::OperationContext op(conn);
-    const auto drop_pins = [&] {
-      const int ret = engine::drop_backup_checkpoint(op.session());
-      return ret != 0 ? ret : op.session()->checkpoint(op.session(), nullptr);
-    };
-    // A failure keeps the sentinel: the next start tries again.
-    if (host_.node_call("sentinel_clear", drop_pins, {.handle_failure = false}) != 0) return;
-    remove_sentinel();
-    run_.trace().event(run_.sim().now_ns(), "backup", "sentinel_cleared", nlohmann::json::object());
+    if (backup_) backup_->after_open(conn);
   }
 
  private:
@@ -172,220 +103,15 @@ class BackupSystem final : public DocSystem {
     }
   }
 
-  void create_sentinel() {
-    faults::Disk& disk = host_.disk();
-    const faults::InodeId id = disk.open(kSentinel, /*create=*/true, /*durable_entry=*/true);
-    disk.write(id, 0, "1", 1);
-    disk.sync(id);
-    disk.sync_directory();
-  }
-
-  void remove_sentinel() {
-    host_.disk().remove(kSentinel, /*durable=*/false);
-    host_.disk().sync_directory();
-  }
-
-  // Copies one file from the node's disk to the destination, paying the bandwidth in virtual
-  // time chunk by chunk (writes and checkpoints go on meanwhile). A full destination sets
-  // copy_error_ (ENOSPC) and stops.
-  uint64_t copy_file(const std::string& name) {
-    if (copy_error_ != 0) return 0;
-    faults::Disk& disk = host_.disk();
-    const faults::InodeId src = disk.open(name, false, false);
-    if (src == 0) return 0;
-    const faults::InodeId dst = destination_->open(name, true, true);
-    uint64_t done = 0;
-    while (done < disk.size(src)) {
-      const uint64_t n = std::min<uint64_t>(kChunkBytes, disk.size(src) - done);
-      std::vector<uint8_t> buf(n);
-      disk.read(src, done, n, buf.data());
-      if ((copy_error_ = destination_->write(dst, done, buf.data(), n)) != 0) return done;
-      done += n;
-      // Reading the source takes the node's disk queue at disk speed; the rest of the copy's time
-      // (the destination's rate) does not, so WiredTiger's checkpoints and commits go on meanwhile.
-      const sim::Nanos copy_ns = static_cast<sim::Nanos>(n) * 1000 / static_cast<sim::Nanos>(run_.scenario().backup.copy_mb_per_s);
-      const sim::Nanos read_ns = static_cast<sim::Nanos>(n) * run_.scenario().cost.disk_per_byte_ns;
-      host_.pay_disk(read_ns);
-      if (copy_ns > read_ns) run_.sim().sleep_for(copy_ns - read_ns);
-      peak_disk_ = std::max(peak_disk_, host_.table_file_bytes());
-    }
-    destination_->sync(dst);
-    return done;
-  }
-
-  // Tables in copy order: by updates so far (the expansion-rate estimate), hottest or coldest
-  // first, or by name. A table released early stops growing early: hottest first is the account's.
-  std::vector<std::pair<std::string, std::string>> tables_in_order() {
-    std::vector<std::pair<std::string, std::string>> tables;  // (ns or "", table uri), by name
-    tables.emplace_back("", engine::Catalog::kUri);
-    for (const auto& [ns, coll] : engine_->catalog().collections()) tables.emplace_back(ns, coll.table);
-    const BackupOrder order = run_.scenario().backup.order;
-    if (order == BackupOrder::kName) return tables;
-    std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) {
-      return order == BackupOrder::kHottestFirst ? rewrites_[a.first] > rewrites_[b.first] : rewrites_[a.first] < rewrites_[b.first];
-    });
-    return tables;
-  }
-
-  void backup() {
-    const BackupSpec& spec = run_.scenario().backup;
-    sim::Simulator& sim = run_.sim();
-    const sim::Nanos start_ns = spec.start_ns;
-    if (sim.now_ns() < start_ns) sim.sleep_until(std::min(start_ns, run_.end_ns()));
-    if (sim.now_ns() >= run_.end_ns()) return;
-    engine::OperationContext op(host_.node().conn());
-    destination_ = std::make_unique<faults::Disk>();
-    if (spec.destination_mb > 0) destination_->set_capacity(spec.destination_mb << 20);
-    copy_error_ = 0;
-    const uint64_t disk_before = host_.table_file_bytes();
-    peak_disk_ = disk_before;
-    if (spec.sentinel) create_sentinel();
-    run_.trace().event(sim.now_ns(), sim.current().name, "backup_start", {{"mode", to_string(spec.mode)}, {"disk_bytes", disk_before}});
-    uint64_t copied = 0;
-    models::KvState expected;
-    const auto copy = [&] {
-      return spec.mode == BackupMode::kRelease ? release_backup(op, &expected, &copied) : baseline_backup(op, &expected, &copied);
-    };
-    if (host_.node_call("backup", copy, {.busy = &copying_}) != 0) return;
-    if (copy_error_ != 0) return abandon(op, start_ns);
-    if (spec.sentinel) remove_sentinel();
-    backup_done_ = true;
-    run_.trace().event(sim.now_ns(), sim.current().name, "backup_done",
-                         {{"mode", to_string(spec.mode)}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}, {"bytes_copied", copied},
-                          {"disk_before", disk_before}, {"peak_disk", peak_disk_}});
-    check_restore(expected);
-  }
-
-  // A failed copy fails the backup, never the node: the pins go, the partial copy is discarded,
-  // the sentinel is removed, and the reason is recorded.
-  void abandon(engine::OperationContext& op, sim::Nanos start_ns) {
-    const int dropped = host_.node_call("backup_abandon", [&] { return engine::drop_backup_checkpoint(op.session()); },
-                                         {.handle_failure = false});
-    if (run_.scenario().backup.sentinel) remove_sentinel();
-    destination_ = std::make_unique<faults::Disk>();
-    backup_done_ = true;  // not retried
-    run_.trace().event(run_.sim().now_ns(), run_.sim().current().name, "backup_failed",
-                         {{"error", std::string("backup destination: ") + std::strerror(copy_error_)},
-                          {"pins_dropped", dropped == 0}, {"took_ms", (run_.sim().now_ns() - start_ns) / sim::kNsPerMs}});
-  }
-
-  int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
-    // The point in time is a checkpoint taken just before the cursor opens; log files are not
-    // copied, so the restore is exactly that checkpoint.
-    snapshot_seq_ = host_.model().next_seq() - 1;
-    *expected = host_.model().committed_state();
-    int ret = op.session()->checkpoint(op.session(), nullptr);
-    if (ret != 0) return ret;
-    WT_CURSOR* cursor = nullptr;
-    std::vector<std::string> files;
-    if ((ret = engine::open_backup_cursor(op.session(), &cursor, &files)) != 0) return ret;
-    for (const std::string& f : files) {
-      if (f.rfind("WiredTigerLog.", 0) == 0) continue;
-      *copied += copy_file(f);
-      host_.after_wt_call();
-    }
-    return engine::close_backup_cursor(cursor);  // a failed copy still closes the cursor
-  }
-
-  int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
-    snapshot_seq_ = host_.model().next_seq() - 1;
-    *expected = host_.model().committed_state();  // what the named checkpoint holds
-    int ret = engine::pin_backup_checkpoint(op.session());
-    if (ret != 0) return ret;
-    // The metadata, captured at once (a brief backup cursor writes WiredTiger.backup).
-    WT_CURSOR* cursor = nullptr;
-    std::vector<std::string> files;
-    if ((ret = engine::open_backup_cursor(op.session(), &cursor, &files)) != 0) return ret;
-    for (const char* meta : {"WiredTiger.backup", "WiredTiger", "WiredTiger.basecfg"}) *copied += copy_file(meta);
-    if ((ret = engine::close_backup_cursor(cursor)) != 0) return ret;
-    // The oplog is released first and never copied.
-    if (!planted::active(planted::Bug::kOplogNeverReleased) &&
-        (ret = engine::release_backup_checkpoint(op.session(), engine::DocumentEngine::kOplogUri)) != 0) {
-      return ret;
-    }
-    for (const auto& [ns, table] : tables_in_order()) {
-      if (planted::active(planted::Bug::kReleaseBeforeCopy)) ret = engine::release_backup_checkpoint(op.session(), table);
-      if (ret != 0) return ret;
-      *copied += copy_file(file_of(table));
-      if (copy_error_ != 0) return 0;  // abandoned by the caller
-      host_.after_wt_call();
-      const bool released = planted::active(planted::Bug::kReleaseBeforeCopy);
-      if (!released && (ret = engine::release_backup_checkpoint(op.session(), table)) != 0) return ret;
-      host_.after_wt_call();
-      run_.trace().event(run_.sim().now_ns(), run_.sim().current().name, "table_released",
-                           {{"table", table}, {"ns", ns.empty() ? engine::Catalog::kUri : ns}});
-    }
-    return 0;
-  }
-
-  // Opens the copy as a node of its own: exactly the snapshot, then its own checkpoint, verify of
-  // every table and a reopen.
-  void check_restore(const models::KvState& expected) {
-    static int restores = 0;
-    for (int round = 0; round < 2; ++round) {
-      faults::SimFileSystem fs(*destination_, nullptr, "/wtsim/restore" + std::to_string(++restores));
-      engine::WtConnection conn;
-      int ret = conn.open(fs, engine::WtConfig{});
-      if (ret != 0) return restore_failed(std::string("open: ") + wiredtiger_strerror(ret));
-      models::KvState state;
-      ret = read_restored(conn.get(), &state, round == 0);
-      if (ret != 0) return restore_failed(std::string("read: ") + wiredtiger_strerror(ret));
-      if (state != expected) {
-        return restore_failed("round " + std::to_string(round) + ": " + std::to_string(state.size()) + " documents, the snapshot has " +
-                              std::to_string(expected.size()));
-      }
-      engine::OperationContext op(conn.get());
-      ret = op.session()->checkpoint(op.session(), nullptr);
-      for (const std::string& t : restored_tables_) {
-        if (ret == 0) ret = op.session()->verify(op.session(), t.c_str(), nullptr);
-      }
-      if (ret != 0) return restore_failed(std::string("checkpoint or verify: ") + wiredtiger_strerror(ret));
-    }
-    nlohmann::json collections = nlohmann::json::object();
-    for (const auto& [key, value] : expected) {
-      const std::string ns = key.substr(0, key.find('|'));
-      collections[ns] = collections.value(ns, 0) + 1;
-    }
-    run_.trace().event(run_.sim().now_ns(), "backup", "restore_checked",
-                         {{"documents", expected.size()}, {"snapshot_seq", snapshot_seq_}, {"collections", collections},
-                          {"state_digest", History::state_digest(expected)}});
-  }
-
-  // Reads the restored collections through their catalog. The first time, the oplog (never
-  // copied) is dropped and recreated empty: an oplog-less restore.
-  int read_restored(WT_CONNECTION* conn, models::KvState* out, bool first) {
-    engine::OperationContext op(conn);
-    WT_SESSION* s = op.session();
-    int ret = 0;
-    if (first && run_.scenario().backup.mode == BackupMode::kRelease) {
-      ret = s->drop(s, engine::DocumentEngine::kOplogUri, "force=true");
-      if (ret == 0) ret = s->create(s, engine::DocumentEngine::kOplogUri, "key_format=q,value_format=u");
-      if (ret != 0) return ret;
-    }
-    engine::Catalog catalog;
-    if ((ret = catalog.load(s)) != 0) return ret;
-    restored_tables_ = {engine::Catalog::kUri};
-    for (const auto& [ns, coll] : catalog.collections()) {
-      restored_tables_.push_back(coll.table);
-      if ((ret = put_collection(op, coll, out)) != 0) return ret;
-    }
-    return put_catalog_rows(op, out);
-  }
-
-  void restore_failed(const std::string& detail) { finding(properties::Property::kBackupRestoresSnapshot, detail); }
-
-  std::unique_ptr<faults::Disk> destination_;
   // Per collection, the expansion-rate estimate: updates so far. Under a pin only rewritten pages
   // need new space; appends fill new pages whether pinned or not, so they do not count.
   std::map<std::string, uint64_t> rewrites_;
-  std::vector<std::string> restored_tables_;
   uint64_t next_append_ = 0;
-  uint64_t snapshot_seq_ = 0;  // the last commit the backup's point in time includes
-  uint64_t peak_disk_ = 0;
-  int copy_error_ = 0;
   bool loaded_ = false;
-  bool backup_done_ = false;
-  bool copying_ = false;
+  std::unique_ptr<HotBackupActor> backup_ =
+      run_.scenario().backup.member == host_.member()
+          ? std::make_unique<HotBackupActor>(run_, host_, engine_, rewrites_, [this](properties::Property p, const std::string& d) { finding(p, d); })
+          : nullptr;
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "engine/operation_context.h"
+#include "engine/wt_error.h"
 #include "sim/wt_threads.h"
 #include "world/node_host.h"
 
@@ -75,10 +76,16 @@ uint64_t NodeHost::table_file_bytes() const {
 void NodeHost::metrics_sampler() {
   while (sim_.now_ns() < run_.end_ns()) {
     sim_.sleep_until(std::min(sim_.now_ns() + scenario_.node.metrics_interval_ns, run_.end_ns()));
-    // A connection WiredTiger's own thread panicked opens no session: the node's next call
-    // crashes it (the sampler is the run's, not the node's, and records no failure).
-    if (!node_->up() || restarting_ || sim::wt_threads::panicked(node_->conn())) continue;
-    nlohmann::json sample = system_->sample_metrics();
+    if (!node_->up() || restarting_) continue;
+    nlohmann::json sample;
+    try {
+      sample = system_->sample_metrics();
+    } catch (const engine::WtError&) {
+      // A connection WiredTiger's own thread panicked may open no session: no sample. The node's
+      // next call crashes it (the sampler is the run's, not the node's, and records no failure).
+      if (!sim::wt_threads::panicked(node_->conn())) throw;
+      continue;
+    }
     if (sample.is_null()) continue;
     sample["disk_bytes"] = table_file_bytes();  // table files, without the log
     event("metrics", "sample", std::move(sample));

@@ -190,6 +190,7 @@ BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   b.append_docs = docs("append_docs", b.append_docs, 0);
   b.warm_every = docs("warm_every", b.warm_every, 1);
   b.append_every = docs("append_every", b.append_every, 1);
+  b.member = static_cast<size_t>(r.u64_or("member", b.member));  // checked against the members
   r.reject_unknown();
   return b;
 }
@@ -305,6 +306,9 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
       s.workload.kind = WorkloadKind::kScript;
     } else if (s.workload.kind == WorkloadKind::kScript) {
       throw sim::JsonError("/steps", "required field is missing (workload kind \"script\")");
+    }
+    if (s.backup.member >= s.replica_set.size()) {
+      throw sim::JsonError("/backup/member", "must be a member: below " + std::to_string(s.replica_set.size()));
     }
     if (s.replica_set.size() > 1 && s.workload.kind == WorkloadKind::kKv) {
       throw sim::JsonError("/replica_set/members", "a replica set runs the document engine (its oplog): not workload kind \"kv\"");

@@ -104,6 +104,9 @@ struct BackupSpec {
   uint64_t append_docs = 0;
   uint64_t warm_every = 8;
   uint64_t append_every = 4;
+  // The replica set member that runs the backup while the primary writes (0: the primary); the
+  // accounts' deployments back up a hidden secondary.
+  size_t member = 0;
 };
 
 struct Scenario {
