@@ -21,6 +21,7 @@ import sys
 
 MASK = (1 << 64) - 1
 DURABILITY_PROPERTIES = {"durable_commits_survive", "recovered_state_is_a_prefix", "final_state_matches"}
+CATALOG_PREFIX = "table:_catalog|"  # a collection's catalog row: left out when members are compared
 
 
 def fnv1a64(data, h=0xCBF29CE484222325):
@@ -99,6 +100,8 @@ class Checker:
         self.checks = 0
         self.ttl_deletes = 0
         self.epoch_ms = trace["header"]["virtual_epoch_ms"]
+        self.catalog_rows = {}  # catalog key -> the value digest of its newest acknowledged write
+        self.documents_digest = None  # at the final check: the state's digest without catalog rows
 
     def problem(self, event, text):
         self.flagged += 1  # the checker's own evidence (not the trace's verdict)
@@ -132,6 +135,9 @@ class Checker:
             return self.problem(e, "commit %d: fate %r" % (seq, fate))
         c["fate"] = fate
         if fate == "ok":
+            for key, new, _old in c["writes"] or []:
+                if key.startswith(CATALOG_PREFIX):
+                    self.catalog_rows[key] = new  # catalog changes are durable: no crash undoes them
             self.last_acked = max(self.last_acked, seq)
             if c["durable"]:
                 self.durable_point = max(self.durable_point, seq)
@@ -209,6 +215,9 @@ class Checker:
             return  # commits in doubt: the clean reopen's recovery check decides
         if hex16(total) != e["details"]["state_digest"]:
             self.problem(e, "final state digest %s, the history's is %s" % (e["details"]["state_digest"], hex16(total)))
+        elif self.documents_digest is None:  # the final check, not the clean reopen's
+            catalog = sum(entry(k, v) for k, v in self.catalog_rows.items())
+            self.documents_digest = hex16((total - catalog) & MASK)
 
     # --- TTL -------------------------------------------------------------------------------
     def on_catalog_row(self, row):
@@ -320,11 +329,37 @@ class Judgement:
         self.checks = sum(c.checks for c in self.members)
         self.ttl_deletes = sum(c.ttl_deletes for c in self.members)
         self.found_durability_violation = any(getattr(c, "found_durability_violation", False) for c in self.members)
+        self.judge_convergence()
         reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
         if self.t["verdict"]["ok"] and self.problems:
             self.problems.insert(0, "the trace says OK, this checker disagrees")
         if reported & DURABILITY_PROPERTIES and not self.found_durability_violation and not self.problems:
             self.problems.insert(0, "the trace reports %s, this checker finds nothing" % sorted(reported & DURABILITY_PROPERTIES))
+
+
+    def judge_convergence(self):
+        """A replica set's end: each member's documents (its final state from its own history,
+        catalog rows left out) against the primary's, as the convergence_check events state them,
+        and a replicas_converge violation exactly where they differ. The oplog's side of the
+        property is the trace's alone (the history holds no oplog)."""
+        by_member = {c.member: c for c in self.members}
+        flagged = {e["details"].get("subject") for e in self.t["events"]
+                   if e["kind"] == "violation" and e["details"]["property"] == "replicas_converge"}
+        self.found_divergence = False
+        for e in self.t["events"]:
+            if e["kind"] != "convergence_check":
+                continue
+            d = e["details"]
+            member, primary = by_member.get(d["member"]), by_member.get(0)
+            for c, key in ((member, "state_digest"), (primary, "primary_digest")):
+                if c is not None and c.documents_digest is not None and c.documents_digest != d[key]:
+                    self.problems.append("event %d: member %d's documents digest is %s, the history's %s"
+                                         % (e["i"], c.member, d[key], c.documents_digest))
+            differ = member is not None and primary is not None and member.documents_digest is not None and \
+                member.documents_digest != primary.documents_digest
+            self.found_divergence |= differ
+            if d["state_digest"] != d["primary_digest"] and e["i"] not in flagged:
+                self.problems.append("event %d: member %d's documents differ from the primary's without a violation" % (e["i"], d["member"]))
 
 
 def main(argv):
@@ -334,7 +369,7 @@ def main(argv):
     for path in paths:
         c = Judgement(read_trace(path))
         c.run()
-        caught = c.flagged > 0 or c.found_durability_violation
+        caught = c.flagged > 0 or c.found_durability_violation or c.found_divergence
         verdict_ok = c.t["verdict"]["ok"]
         if expect_violation:
             bad = not caught
