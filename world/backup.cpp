@@ -6,7 +6,6 @@
 #include <map>
 
 #include "world/doc_system.h"
-#include "world/hot_backup_actor.h"
 
 namespace wtsim::world {
 namespace {
@@ -25,30 +24,11 @@ class BackupSystem final : public DocSystem {
     sim.spawn("hot-writer" + suffix, host_.fiber_group(), [this, hot] { updater("test.hot", hot, 1); });
     sim.spawn("warm-writer" + suffix, host_.fiber_group(), [this, warm, warm_every] { updater("test.warm", warm, warm_every); });
     sim.spawn("appender" + suffix, host_.fiber_group(), [this] { appender(); });
-    if (backup_ && backup_->due()) sim.spawn("backup" + suffix, host_.fiber_group(), [this] { backup_->run(); });
+    spawn_backup(suffix);
     spawn_oplog_trimmer(suffix);
   }
 
-  std::string liveness_pending(int64_t) const override { return backup_ ? backup_->liveness_pending() : ""; }
-
-  std::vector<properties::Marker> busy_phases() const override {
-    std::vector<properties::Marker> phases = DocSystem::busy_phases();
-    if (backup_ && backup_->copying()) phases.push_back(properties::Marker::kCrashDuringBackupCopy);
-    return phases;
-  }
-
-  std::vector<properties::Finding> validate(WT_CONNECTION* conn) override {
-    auto problems = DocSystem::validate(conn);
-    if (backup_) backup_->check_no_pins(conn, &problems);
-    return problems;
-  }
-
-  void before_open() override {
-    if (backup_) backup_->before_open();
-  }
-  void after_open(WT_CONNECTION* conn) override {
-    if (backup_) backup_->after_open(conn);
-  }
+  std::string liveness_pending(int64_t) const override { return backup_pending(); }
 
  private:
   engine::Status create_schema(engine::OperationContext& op) override {
@@ -88,7 +68,7 @@ class BackupSystem final : public DocSystem {
       const uint64_t id = rng.below(docs);
       const engine::WriteConcern wc{rng.chance(run_.scenario().workload.durable_fraction)};
       write("update", [&] { return engine_->update(op, ns, {{"_id", id}}, {{"$inc", {{"v", 1}}}}, false, false, wc); });
-      ++rewrites_[ns];
+      ++rewrites_[ns];  // the expansion-rate estimate: under a pin only rewritten pages need new space
     }
   }
 
@@ -103,15 +83,8 @@ class BackupSystem final : public DocSystem {
     }
   }
 
-  // Per collection, the expansion-rate estimate: updates so far. Under a pin only rewritten pages
-  // need new space; appends fill new pages whether pinned or not, so they do not count.
-  std::map<std::string, uint64_t> rewrites_;
   uint64_t next_append_ = 0;
   bool loaded_ = false;
-  std::unique_ptr<HotBackupActor> backup_ =
-      run_.scenario().backup.member == host_.member()
-          ? std::make_unique<HotBackupActor>(run_, host_, engine_, rewrites_, [this](properties::Property p, const std::string& d) { finding(p, d); })
-          : nullptr;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "properties/lock_matrix.h"
 #include "properties/oplog_properties.h"
 #include "properties/padded_properties.h"
+#include "world/hot_backup_actor.h"
 
 namespace wtsim::world {
 
@@ -142,6 +143,7 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
   if (engine_->locks().conflict_violations() > 0) {
     problems.emplace_back(properties::Property::kLockSafety, std::to_string(engine_->locks().conflict_violations()) + " conflicting grants");
   }
+  if (backup_) backup_->check_no_pins(conn, &problems);
   return problems;
 }
 
@@ -206,8 +208,32 @@ void DocSystem::count_coverage(engine::DocumentEngine& e) {
 std::vector<properties::Marker> DocSystem::busy_phases() const {
   std::vector<properties::Marker> phases;
   if (engine_ && engine_->moving()) phases.push_back(properties::Marker::kCrashDuringPaddingMove);
+  if (backup_ && backup_->copying()) phases.push_back(properties::Marker::kCrashDuringBackupCopy);
   return phases;
 }
+
+DocSystem::DocSystem(RunContext& run, NodeContext& host) : run_(run), host_(host) {
+  const Scenario& s = run_.scenario();
+  if (s.workload.kind != WorkloadKind::kBackup || s.backup.member != host_.member()) return;
+  backup_ = std::make_unique<HotBackupActor>(run_, host_, engine_, rewrites_,
+                                             [this](properties::Property p, const std::string& d) { finding(p, d); });
+}
+
+DocSystem::~DocSystem() = default;
+
+void DocSystem::before_open() {
+  if (backup_) backup_->before_open();
+}
+
+void DocSystem::after_open(WT_CONNECTION* conn) {
+  if (backup_) backup_->after_open(conn);
+}
+
+void DocSystem::spawn_backup(const std::string& suffix) {
+  if (backup_ && backup_->due()) run_.sim().spawn("backup" + suffix, host_.fiber_group(), [this] { backup_->run(); });
+}
+
+std::string DocSystem::backup_pending() const { return backup_ ? backup_->liveness_pending() : ""; }
 
 nlohmann::json DocSystem::sample_metrics() {
   if (!engine_) return nullptr;

@@ -15,9 +15,14 @@
 
 namespace wtsim::world {
 
+class HotBackupActor;
+
 class DocSystem : public System, public engine::CommitObserver {
  public:
-  DocSystem(RunContext& run, NodeContext& host) : run_(run), host_(host) {}
+  // Takes the backup account's hot backup too when backup.member names this node
+  // (world/hot_backup_actor.h): its sentinel, pins, busy phase and liveness are handled here.
+  DocSystem(RunContext& run, NodeContext& host);
+  ~DocSystem() override;
 
   int open(WT_CONNECTION* conn) override;
   int read_state(WT_CONNECTION* conn, models::KvState* out) override;
@@ -26,6 +31,8 @@ class DocSystem : public System, public engine::CommitObserver {
   nlohmann::json sample_metrics() override;
   std::vector<properties::Finding> take_findings() override;
   std::vector<properties::Marker> busy_phases() const override;
+  void before_open() override;
+  void after_open(WT_CONNECTION* conn) override;
   engine::DocumentEngine* engine() override { return engine_.get(); }
   int read_oplog_ids(WT_CONNECTION* conn, std::vector<OplogId>* out) override;
 
@@ -60,10 +67,16 @@ class DocSystem : public System, public engine::CommitObserver {
                   uint64_t read_token);
   // Trims the oplog to its size once a virtual second, as MongoDB's oplog truncation does.
   void spawn_oplog_trimmer(const std::string& suffix);
+  // Starts the hot backup's actor if this node takes one that is still due.
+  void spawn_backup(const std::string& suffix);
+  // What the hot backup this node takes has not done yet ("" if nothing, or none).
+  std::string backup_pending() const;
 
   RunContext& run_;
   NodeContext& host_;
   std::unique_ptr<engine::DocumentEngine> engine_;
+  // Per collection, the updates this node has seen: a hot backup copies the hottest first.
+  std::map<std::string, uint64_t> rewrites_;
 
  private:
   void ack(uint64_t ticket);
@@ -78,6 +91,7 @@ class DocSystem : public System, public engine::CommitObserver {
   std::map<std::string, int64_t> last_n_;  // key -> counter of the last committed image
   std::map<std::string, int64_t> last_ttl_bound_ms_;  // actor -> bound of its last TTL delete (trace)
   std::vector<properties::Finding> findings_;
+  std::unique_ptr<HotBackupActor> backup_;  // null unless this node takes the hot backup
 };
 
 // Adds a record-store value to a model state (read_state, restore checks).

@@ -2,8 +2,8 @@
 // checkpointer: world/node_host_actors.cpp), its oplog fetcher and applier, its oplog trimmer,
 // and a TTL monitor that, as a secondary's in MongoDB, passes over the TTL indexes and deletes
 // nothing (a secondary's expired documents go when the primary's deletes arrive in its oplog).
-// It takes no client writes. The member backup.member names runs the backup account's hot
-// backup (world/hot_backup_actor.h) while it applies, as the accounts' hidden members do.
+// It takes no client writes. The member backup.member names takes the backup account's hot
+// backup (DocSystem, world/hot_backup_actor.h) while it applies, as the accounts' hidden members do.
 //
 // The fetcher asks the primary (world/sync_source.h) for the entries above the last one this
 // member applied (the newest entry of its own oplog, which takes the source's ts and term),
@@ -14,7 +14,6 @@
 // resync, which is not simulated: it stops applying, says so in the trace, and is left out of
 // the convergence check.
 #include "world/doc_system.h"
-#include "world/hot_backup_actor.h"
 #include "world/secondary_rollback.h"
 #include "world/sync_source.h"
 #include "world/ttl_monitor.h"
@@ -46,14 +45,13 @@ class SecondarySystem final : public DocSystem {
       });
     }
     run_.sim().spawn("oplog-fetcher" + suffix, host_.fiber_group(), [this] { fetcher(); });
-    if (backup_ && backup_->due()) run_.sim().spawn("backup" + suffix, host_.fiber_group(), [this] { backup_->run(); });
+    spawn_backup(suffix);
     spawn_oplog_trimmer(suffix);
   }
 
   std::vector<properties::Marker> busy_phases() const override {
     std::vector<properties::Marker> phases = DocSystem::busy_phases();
     if (monitor_.in_pass()) phases.push_back(properties::Marker::kCrashDuringTtlPass);
-    if (backup_ && backup_->copying()) phases.push_back(properties::Marker::kCrashDuringBackupCopy);
     return phases;
   }
 
@@ -65,22 +63,10 @@ class SecondarySystem final : public DocSystem {
     return DocSystem::before_commit(writes, durable);
   }
 
-  std::vector<properties::Finding> validate(WT_CONNECTION* conn) override {
-    auto problems = DocSystem::validate(conn);
-    if (backup_) backup_->check_no_pins(conn, &problems);
-    return problems;
-  }
-  void before_open() override {
-    if (backup_) backup_->before_open();
-  }
-  void after_open(WT_CONNECTION* conn) override {
-    if (backup_) backup_->after_open(conn);
-  }
-
   // Caught up once since the faults stopped (a batch fetched after then, applied whole), and a
   // backup it runs finished or abandoned.
   std::string liveness_pending(int64_t since_ns) const override {
-    if (backup_ && !backup_->liveness_pending().empty()) return backup_->liveness_pending();
+    if (const std::string backup = backup_pending(); !backup.empty()) return backup;
     if (!exempt_.empty() || applied_fetch_ns_ >= since_ns) return "";
     return "member " + std::to_string(host_.member()) + " has applied no batch fetched since the faults stopped";
   }
@@ -214,11 +200,6 @@ class SecondarySystem final : public DocSystem {
   sim::Nanos applied_fetch_ns_ = -1;  // when the last wholly applied batch was asked for
   TtlSpec ttl_ = as_secondary(run_.scenario().ttl);
   TtlMonitor monitor_{run_, host_, ttl_};
-  std::map<std::string, uint64_t> rewrites_;  // per collection: updates applied
-  std::unique_ptr<HotBackupActor> backup_ =
-      run_.scenario().workload.kind == WorkloadKind::kBackup && run_.scenario().backup.member == host_.member()
-          ? std::make_unique<HotBackupActor>(run_, host_, engine_, rewrites_, [this](properties::Property p, const std::string& d) { finding(p, d); })
-          : nullptr;
 };
 
 }  // namespace
