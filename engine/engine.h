@@ -133,6 +133,8 @@ class DocumentEngine {
   // A padded record is between its old and new slot (a crash now is a crash mid-move).
   bool moving() const { return writes_.moving(); }
   const EngineConfig& config() const { return state_.config; }
+  // A replica set member that becomes primary: its oplog entries carry its new term from now on.
+  void set_oplog_term(uint64_t term) { state_.config.oplog_term = term; }
 
  private:
   // The collection a write goes to, created implicitly as MongoDB does; nullptr (and the reason

@@ -1,5 +1,6 @@
 #include "engine/operation_context.h"
 
+#include <algorithm>
 #include <cassert>
 #include <iterator>
 
@@ -36,6 +37,7 @@ void OperationContext::hold_oplog_ts(const std::shared_ptr<OplogHoles>& holes, u
   holes_ = holes;
   holes_->hold(ts);
   held_ts_.push_back(ts);
+  last_op_ts = std::max(last_op_ts, ts);
 }
 
 void OperationContext::release_oplog_holds() {

@@ -66,6 +66,9 @@ class OperationContext {
   // The open transaction took oplog entry `ts`: readers of the oplog stop below it until the
   // transaction commits or rolls back (engine/oplog_holes.h).
   void hold_oplog_ts(const std::shared_ptr<OplogHoles>& holes, uint64_t ts);
+  // The newest oplog entry this operation's transactions took (MongoDB's client lastOp): a
+  // w:"majority" write waits for it to reach a majority. The caller resets it per command.
+  uint64_t last_op_ts = 0;
 
   // The index entries this transaction wrote and removed, for the engine's model of deleted
   // entries still in memory (engine/deleted_entries.h). Cleared by begin() and rollback().

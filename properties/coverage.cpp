@@ -25,6 +25,7 @@ const std::vector<CoverageMarker>& coverage_catalogue() {
       {Marker::kEnospcReached, "enospc_reached", "WiredTiger got ENOSPC from the disk", {}, "disk_full"},
       {Marker::kRollback, "rollback", "a replica set member rolled back entries the primary had lost in a crash", {}, "replica_set"},
       {Marker::kNetworkHealed, "network_healed", "a window of cut network links ended (a partition healed)", {}, "network"},
+      {Marker::kFailover, "failover", "with elections, a member won an election (a primary crashed, stepped down or was cut off)", {}, "elections"},
   };
   assert(markers.size() == kMarkerCount);
   return markers;

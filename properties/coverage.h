@@ -29,8 +29,9 @@ enum class Marker {
   kEnospcReached,
   kRollback,
   kNetworkHealed,
+  kFailover,
 };
-inline constexpr size_t kMarkerCount = 18;
+inline constexpr size_t kMarkerCount = 19;
 
 struct CoverageMarker {
   Marker marker;

@@ -55,6 +55,12 @@ const std::vector<PropertyInfo>& catalogue() {
        "at the end of a replica set's run, every member that applied the primary's oplog holds exactly the "
        "primary's documents, and its oplog is the primary's over the ts both hold (no divergent entry survives "
        "a rollback); every entry applies"},
+      {Property::kOnePrimaryPerTerm, "one_primary_per_term",
+       "a replica set with elections never has two members elected primary in the same term, and no member "
+       "votes for two candidates in one term, crashes included"},
+      {Property::kMajorityWritesSurvive, "majority_writes_survive",
+       "a write acknowledged with w:\"majority\" is never lost: its oplog entry (ts and term) is in the final "
+       "primary's oplog, through any crash, partition, failover and rollback"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

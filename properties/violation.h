@@ -34,8 +34,10 @@ enum class Property {
   kNoInternalError,
   kScriptExpectations,
   kReplicasConverge,
+  kOnePrimaryPerTerm,
+  kMajorityWritesSurvive,
 };
-inline constexpr size_t kPropertyCount = 22;
+inline constexpr size_t kPropertyCount = 24;
 
 struct Violation {
   Property property;

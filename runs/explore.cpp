@@ -80,10 +80,14 @@ std::vector<std::string> possible_faults(const world::Scenario& s) {
     if (w.latency_chance > 0) kinds.push_back("latency");
   }
   // A replica set's: the primary's crashes make members diverge; network windows heal.
+  // With elections, a primary cut off from the others is replaced too.
   const bool primary_crashes = std::find(kinds.begin(), kinds.end(), "crash") != kinds.end();
-  if (s.replica_set.size() > 1 && primary_crashes) kinds.push_back("replica_set");
   const std::optional<world::ReplicaSetSwarm>& rs_swarm = s.replica_set.swarm;
-  if (!s.replica_set.network_faults.empty() || (rs_swarm && rs_swarm->network_faults_max > 0)) kinds.push_back("network");
+  const bool network = !s.replica_set.network_faults.empty() || (rs_swarm && rs_swarm->network_faults_max > 0);
+  const bool elections = s.replica_set.elections && s.replica_set.size() > 1 && (primary_crashes || network);
+  if (s.replica_set.size() > 1 && (primary_crashes || elections)) kinds.push_back("replica_set");
+  if (network) kinds.push_back("network");
+  if (elections) kinds.push_back("elections");
   return kinds;
 }
 

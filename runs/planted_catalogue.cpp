@@ -81,6 +81,10 @@ const std::vector<BugInfo>& catalogue() {
       // Many keys, so that a document the divergent entries touched is seldom written again.
       {Bug::kRollbackSkipsRefetch, "a rollback drops the divergent oplog entries but keeps the documents they wrote, without refetching the primary's versions",
        "scenarios/replica_set_members.json", Property::kReplicasConverge, {"workload.keys=100000"}},
+      {Bug::kCandidateKeepsTerm, "a member that stands for election asks for votes in its current term instead of the next one",
+       "scenarios/failover.json", Property::kOnePrimaryPerTerm, {}},
+      {Bug::kMajorityCountsPrimaryTwice, "a w:\"majority\" write counts the primary's own acknowledgement twice toward the majority",
+       "scenarios/failover.json", Property::kMajorityWritesSurvive, {}},
   };
   return bugs;
 }

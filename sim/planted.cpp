@@ -35,6 +35,8 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kUpdateCountsPerDocument, "update_counts_per_document"},
     {Bug::kApplySkipsDeletes, "apply_skips_deletes"},
     {Bug::kRollbackSkipsRefetch, "rollback_skips_refetch"},
+    {Bug::kCandidateKeepsTerm, "candidate_keeps_term"},
+    {Bug::kMajorityCountsPrimaryTwice, "majority_counts_primary_twice"},
 }};
 
 std::optional<Bug> g_enabled;

@@ -39,9 +39,11 @@ enum class Bug {
   kUpdateCountsPerDocument,  // opcounters.update counts each document a multi-update matched, not the statement
   kApplySkipsDeletes,      // a replica applying the oplog takes a delete entry for a no-op
   kRollbackSkipsRefetch,   // a rollback truncates the oplog but keeps the divergent documents
+  kCandidateKeepsTerm,     // a candidate stands for election in its current term instead of the next
+  kMajorityCountsPrimaryTwice,  // a w:"majority" write counts the primary's own acknowledgement twice
 };
 
-inline constexpr size_t kBugCount = 27;
+inline constexpr size_t kBugCount = 29;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -67,7 +67,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
   config.oplog = run_.scenario().node.oplog;
   config.oplog_max_entries = run_.scenario().node.oplog_max_entries;
   // In a replica set the primary's entries carry its term: each start of it is a new one.
-  if (run_.scenario().replica_set.size() > 1) config.oplog_term = host_.node().generation();
+  if (run_.scenario().replica_set.replicated()) config.oplog_term = host_.node().generation();
   engine::EngineEnv env;
   env.sim = &run_.sim();
   env.cpu = &host_.cpu();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "world/documents_ops.h"
 #include "world/system.h"
 #include "world/node_context.h"
 #include "world/run_context.h"
@@ -60,6 +61,9 @@ class DocSystem : public System, public engine::CommitObserver {
     return r;
   }
   void finding(properties::Property property, const std::string& detail);
+  // One operation of the "documents" workload on this node (world/documents_ops.cpp): the
+  // command's status (an engine code such as no such index is an answer, not a failure).
+  engine::Status run_documents_op(engine::OperationContext& op, const DocumentsOp& d);
   // A find's documents against the model (read_check.cpp): each matches `filter`'s equality
   // fields and is a version the find's snapshot may see. `read_token` is the model's begin_read()
   // from before the find started.
@@ -109,5 +113,8 @@ std::unique_ptr<System> make_script_system(RunContext& run, NodeContext& host);
 // A replica set member other than the primary, replicating from `source` (secondary_system.cpp).
 class SyncSource;
 std::unique_ptr<System> make_secondary_system(RunContext& run, NodeContext& host, SyncSource& source);
+// A member of a replica set with elections, which may become its primary (electable_system.cpp).
+class ReplicaSet;
+std::unique_ptr<System> make_electable_system(RunContext& run, NodeContext& host, SyncSource& source, ReplicaSet& set);
 
 }  // namespace wtsim::world

@@ -4,6 +4,7 @@
 // Failing that is a "liveness" violation naming what did not converge.
 #include <cassert>
 
+#include "world/elector.h"
 #include "world/world.h"
 
 namespace wtsim::world {
@@ -34,12 +35,24 @@ std::string World::liveness_pending() const {
   for (const auto& host : hosts_) {
     if (host->dead() || host->restarting() || !host->up()) return host->liveness_pending(fault_end_ns_);
   }
+  if (std::string pending = primary_pending(); !pending.empty()) return pending;
   for (const auto& [name, c] : clients_) {
     if (!c.finished && c.last_ns < fault_end_ns_) return "client " + name + " has acknowledged nothing since the faults stopped";
   }
   for (const auto& host : hosts_) {
     if (std::string pending = host->liveness_pending(fault_end_ns_); !pending.empty()) return pending;
   }
+  return "";
+}
+
+std::string World::primary_pending() const {
+  if (!set_) return "";
+  std::vector<size_t> writable;
+  for (size_t m = 0; m < hosts_.size(); ++m) {
+    if (set_->elector(m).writable()) writable.push_back(m);
+  }
+  if (writable.empty()) return "no member is a writable primary";
+  if (writable.size() > 1) return "members " + std::to_string(writable[0]) + " and " + std::to_string(writable[1]) + " are both writable primaries";
   return "";
 }
 

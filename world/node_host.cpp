@@ -37,7 +37,7 @@ std::unique_ptr<System> make_system(WorkloadKind kind, RunContext& run, NodeCont
 
 }  // namespace
 
-NodeHost::NodeHost(RunControl& run, faults::FaultPlan plan, size_t member, SyncSource* source)
+NodeHost::NodeHost(RunControl& run, faults::FaultPlan plan, size_t member, SyncSource* source, ReplicaSet* set)
     : run_(run),
       sim_(run.sim()),
       scenario_(run.scenario()),
@@ -50,8 +50,12 @@ NodeHost::NodeHost(RunControl& run, faults::FaultPlan plan, size_t member, SyncS
       cpu_("cpu" + member_suffix_, scenario_.cost.cpu_cores),
       disk_queue_("disk" + member_suffix_, 1) {
   node_ = std::make_unique<Node>(disk_, injector_, wt_config(scenario_));
-  assert((member_ == 0) == (source == nullptr) && "every member but the primary replicates");
-  system_ = member_ == 0 ? make_system(scenario_.workload.kind, run_, *this) : make_secondary_system(run_, *this, *source);
+  assert((member_ == 0 && set == nullptr) == (source == nullptr) && "every member but the primary replicates");
+  if (set != nullptr) {
+    system_ = make_electable_system(run_, *this, *source, *set);
+  } else {
+    system_ = member_ == 0 ? make_system(scenario_.workload.kind, run_, *this) : make_secondary_system(run_, *this, *source);
+  }
   node_->set_crash_handler([this](faults::CrashMode mode, faults::FsOp op, const std::string& file) {
     note_crash_point(op, file);
     crash_node(mode, /*power_loss=*/true, "fault plan: crash at disk op " +

@@ -25,12 +25,15 @@
 
 namespace wtsim::world {
 
+class ReplicaSet;
+
 class NodeHost final : public NodeContext {
  public:
   // `member` 0 is the primary (and a single node); another member's fibers, events and random
   // streams are named after it (".m2"), so the primary's stay as a single node's.
-  // A member other than the primary replicates from `source`.
-  NodeHost(RunControl& run, faults::FaultPlan plan, size_t member, SyncSource* source = nullptr);
+  // A member other than the primary replicates from `source`; with elections (`set`) every
+  // member does, and may become primary (world/elector.h).
+  NodeHost(RunControl& run, faults::FaultPlan plan, size_t member, SyncSource* source = nullptr, ReplicaSet* set = nullptr);
   ~NodeHost();
   NodeHost(const NodeHost&) = delete;
   NodeHost& operator=(const NodeHost&) = delete;

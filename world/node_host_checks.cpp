@@ -96,7 +96,7 @@ void NodeHost::final_checks() {
       event("checker", "final_check", {{"keys", state.size()}, {"state_digest", History::state_digest(state)}});
   if (v) run_.violation(v->property, v->detail, check_index);
   final_state_ = state;
-  if (scenario_.replica_set.size() > 1 && system_->read_oplog_ids(node_->conn(), &final_oplog_) != 0) {
+  if (scenario_.replica_set.replicated() && system_->read_oplog_ids(node_->conn(), &final_oplog_) != 0) {
     run_.violation(properties::Property::kFinalStateMatches, "reading the final oplog failed");
   }
   report_validation("final");

@@ -27,6 +27,19 @@ MemberSpec member_from(const nlohmann::json& j, const std::string& path, size_t 
   return m;
 }
 
+void elections_from(const nlohmann::json& j, const std::string& path, ReplicaSetSpec* spec) {
+  sim::ObjectReader r(j, path);
+  const uint64_t heartbeat_ms = r.u64_or("heartbeat_interval_ms", static_cast<uint64_t>(spec->heartbeat_interval_ns / sim::kNsPerMs));
+  const uint64_t timeout_ms = r.u64_or("election_timeout_ms", static_cast<uint64_t>(spec->election_timeout_ns / sim::kNsPerMs));
+  sim::check_bounds(heartbeat_ms >= 100 && heartbeat_ms <= 60'000, r.path_of("heartbeat_interval_ms"), "in [100, 60000]");
+  sim::check_bounds(timeout_ms >= 2 * heartbeat_ms && timeout_ms <= 600'000, r.path_of("election_timeout_ms"),
+                    "in [2 x heartbeat_interval_ms, 600000]");
+  r.reject_unknown();
+  spec->elections = true;
+  spec->heartbeat_interval_ns = static_cast<sim::Nanos>(heartbeat_ms) * sim::kNsPerMs;
+  spec->election_timeout_ns = static_cast<sim::Nanos>(timeout_ms) * sim::kNsPerMs;
+}
+
 }  // namespace
 
 ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string& path) {
@@ -53,6 +66,13 @@ ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string&
     spec.network_faults = network_faults_from_json(*faults, r.path_of("network_faults"), spec.members.size());
   }
   if (auto* swarm = r.optional("swarm")) spec.swarm = replica_set_swarm_from_json(*swarm, r.path_of("swarm"));
+  if (auto* elections = r.optional("elections")) elections_from(*elections, r.path_of("elections"), &spec);
+  spec.majority_fraction = r.number_or("majority_fraction", spec.majority_fraction);
+  sim::check_bounds(spec.majority_fraction >= 0 && spec.majority_fraction <= 1, r.path_of("majority_fraction"), "in [0, 1]");
+  if (spec.majority_fraction > 0 && !spec.elections) throw sim::JsonError(r.path_of("majority_fraction"), "needs \"elections\" (the clients that ask it)");
+  const uint64_t wtimeout_ms = r.u64_or("wtimeout_ms", static_cast<uint64_t>(spec.wtimeout_ns / sim::kNsPerMs));
+  sim::check_bounds(wtimeout_ms >= 1 && wtimeout_ms <= 60'000, r.path_of("wtimeout_ms"), "in [1, 60000]");
+  spec.wtimeout_ns = static_cast<sim::Nanos>(wtimeout_ms) * sim::kNsPerMs;
   if (voting > ReplicaSetSpec::kVotingMembersMax) {
     throw sim::JsonError(members_path, "at most " + std::to_string(ReplicaSetSpec::kVotingMembersMax) + " members may vote (MongoDB's limit)");
   }

@@ -310,6 +310,9 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (s.backup.member >= s.replica_set.size()) {
       throw sim::JsonError("/backup/member", "must be a member: below " + std::to_string(s.replica_set.size()));
     }
+    if (s.replica_set.elections && (s.workload.kind != WorkloadKind::kDocuments || s.workload.total_documents > 0)) {
+      throw sim::JsonError("/replica_set/elections", "a replica set with elections runs the \"documents\" workload's clients (kind \"documents\", no total_documents)");
+    }
     if (s.replica_set.size() > 1 && s.workload.kind == WorkloadKind::kKv) {
       throw sim::JsonError("/replica_set/members", "a replica set runs the document engine (its oplog): not workload kind \"kv\"");
     }

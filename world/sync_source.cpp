@@ -59,20 +59,16 @@ int serve_refetch(engine::DocumentEngine& primary, engine::OperationContext& op,
   return 0;
 }
 
-// What the answering fiber leaves for the waiting member (shared: either may go first).
-struct Answer {
-  bool done = false;
-  int ret = 0;
-};
-
 }  // namespace
 
 SyncBatch SyncSource::fetch(size_t member, uint64_t after_ts, uint64_t after_term) {
   auto batch = std::make_shared<SyncBatch>();
+  size_t source = 0;
   const std::string why = ask(member, [batch, after_ts, after_term](engine::DocumentEngine& primary, engine::OperationContext& op) {
     return serve_fetch(primary, op, after_ts, after_term, batch.get());
-  });
+  }, &source);
   if (!why.empty()) return SyncBatch{SyncBatch::Outcome::kUnreachable, {}, {}, why};
+  if (batch->outcome == SyncBatch::Outcome::kEntries && on_position_) on_position_(source, member, after_ts, after_term);
   return std::move(*batch);
 }
 
@@ -106,37 +102,21 @@ Refetched SyncSource::refetch(size_t member, const std::vector<DocumentKey>& key
   return std::move(*refetched);
 }
 
-std::string SyncSource::ask(size_t member, const Serve& serve) {
-  assert(member > 0 && member < network_.nodes());
-  const sim::Nanos start_ns = sim_.now_ns();
-  const std::optional<sim::Nanos> there = network_.delay(member, 0);
-  if (!there) {
-    sim_.sleep_for(kFetchTimeoutNs);
-    return "the link to the primary is cut";
-  }
-  sim_.sleep_for(*there);
-  auto answer = std::make_shared<Answer>();
-  if (primary_engine_() != nullptr) {
-    NodeContext& primary = primary_;
-    const EngineOf& engine_of = primary_engine_;  // the SyncSource outlives every fiber of the run
-    sim_.spawn("sync-source" + primary.generation_suffix() + "." + std::to_string(++requests_), primary.fiber_group(),
-               [answer, serve, &primary, &engine_of] {
-                 engine::DocumentEngine* engine = engine_of();
-                 if (engine == nullptr) return;  // it crashed before this fiber ran: no answer
-                 engine::OperationContext op(primary.node().conn());
-                 answer->ret = primary.node_call("sync_source", [&] { return serve(*engine, op); }, {.handle_failure = false});
-                 answer->done = true;
-               });
-  }
-  while (!answer->done && sim_.now_ns() - start_ns < kFetchTimeoutNs) sim_.sleep_for(kPollNs);
-  if (!answer->done) return primary_engine_() != nullptr ? "no answer in time" : "the primary is down";
-  const std::optional<sim::Nanos> back = network_.delay(0, member);
-  if (!back) {
-    sim_.sleep_for(kFetchTimeoutNs);
-    return "the link from the primary is cut";
-  }
-  sim_.sleep_for(*back);
-  return answer->ret != 0 ? wiredtiger_strerror(answer->ret) : "";
+std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_by) {
+  const std::optional<size_t> source = source_of_(member);
+  if (!source || *source == member) return "no primary is known";
+  if (answered_by != nullptr) *answered_by = *source;
+  auto ret = std::make_shared<int>(0);
+  const std::string why = rpc_.call(member, *source, "sync-source", kFetchTimeoutNs, [this, ret, serve, s = *source](bool* done) {
+    engine::DocumentEngine* engine = engine_of_(s);
+    if (engine == nullptr) return;  // no longer a source: no answer
+    NodeContext& host = rpc_.host(s);
+    engine::OperationContext op(host.node().conn());
+    *ret = host.node_call("sync_source", [&] { return serve(*engine, op); }, {.handle_failure = false});
+    *done = true;
+  });
+  if (!why.empty()) return why;
+  return *ret != 0 ? wiredtiger_strerror(*ret) : "";
 }
 
 }  // namespace wtsim::world

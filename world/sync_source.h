@@ -14,8 +14,10 @@
 //            point of its oplog and the primary's (a rollback's first step).
 //   refetch  the primary's current version of documents (a rollback's second step).
 //
-// The primary answers in a fiber of its own (group of the primary's node: it dies with it); the
+// The source answers in a fiber of its own (world/member_rpc.h: it dies with its node); the
 // member waits for the answer for at most kFetchTimeoutNs, as a dropped connection times out.
+// Without elections the source is always the first member; with them, the primary the asking
+// member knows of (world/elector.h), and only while it is a writable primary.
 #include <functional>
 #include <map>
 #include <optional>
@@ -28,6 +30,7 @@
 #include "engine/oplog.h"
 #include "faults/network.h"
 #include "sim/scheduler.h"
+#include "world/member_rpc.h"
 #include "world/node_context.h"
 
 namespace wtsim::world {
@@ -64,34 +67,39 @@ class SyncSource {
   static constexpr size_t kBatchEntriesMax = 1000;  // per answer
   static constexpr size_t kRefetchDocumentsMax = 10'000;  // per answer
   static constexpr sim::Nanos kFetchTimeoutNs = 2 * sim::kNsPerSec;
-  static constexpr sim::Nanos kPollNs = sim::kNsPerMs;  // how often a waiting member looks
 
-  // The primary's engine while the primary is up (not crashed, not restarting); nullptr otherwise.
-  using EngineOf = std::function<engine::DocumentEngine*()>;
-  SyncSource(sim::Simulator& sim, faults::Network& network, NodeContext& primary, EngineOf primary_engine)
-      : sim_(sim), network_(network), primary_(primary), primary_engine_(std::move(primary_engine)) {}
+  // A member's engine while it may serve as a sync source (up, not restarting, and with
+  // elections a writable primary); nullptr otherwise.
+  using EngineOf = std::function<engine::DocumentEngine*(size_t member)>;
+  // The member `member` syncs from now (the primary it knows of); nullopt: none known.
+  using SourceOf = std::function<std::optional<size_t>(size_t member)>;
+  // A fetch that `source` answered with entries: `member`'s oplog is the source's up to
+  // (ts, term), which the member has made durable (a w:"majority" write's commit point).
+  using OnPosition = std::function<void(size_t source, size_t member, uint64_t ts, uint64_t term)>;
 
-  // From a fiber of `member`: the primary's entries above (after_ts, after_term) (0, 0: from the
+  SyncSource(MemberRpc& rpc, EngineOf engine_of, SourceOf source_of, OnPosition on_position = nullptr)
+      : rpc_(rpc), engine_of_(std::move(engine_of)), source_of_(std::move(source_of)), on_position_(std::move(on_position)) {}
+
+  // From a fiber of `member`: the source's entries above (after_ts, after_term) (0, 0: from the
   // start). Costs the network's delays both ways, as every request does.
   SyncBatch fetch(size_t member, uint64_t after_ts, uint64_t after_term);
-  // The terms of the primary's entries with ts in [lo_ts, hi_ts] (at most kBatchEntriesMax).
+  // The terms of the source's entries with ts in [lo_ts, hi_ts] (at most kBatchEntriesMax).
   OplogTerms terms(size_t member, uint64_t lo_ts, uint64_t hi_ts);
-  // The primary's documents with these keys (at most kRefetchDocumentsMax; none: only the newest
+  // The source's documents with these keys (at most kRefetchDocumentsMax; none: only the newest
   // ts and the catalog), in one snapshot.
   Refetched refetch(size_t member, const std::vector<DocumentKey>& keys);
 
  private:
-  // The primary's side of a request: fills the reply; WiredTiger's code.
+  // The source's side of a request: fills the reply; WiredTiger's code.
   using Serve = std::function<int(engine::DocumentEngine&, engine::OperationContext&)>;
-  // Sends a request over the network, has the primary serve it, and brings the answer back:
-  // "" if it was answered, else why not.
-  std::string ask(size_t member, const Serve& serve);
+  // Sends a request over the network, has the source serve it, and brings the answer back:
+  // "" if it was answered, else why not. `source`: who answered.
+  std::string ask(size_t member, const Serve& serve, size_t* source = nullptr);
 
-  sim::Simulator& sim_;
-  faults::Network& network_;
-  NodeContext& primary_;
-  EngineOf primary_engine_;
-  uint64_t requests_ = 0;  // names the primary's answering fibers
+  MemberRpc& rpc_;
+  EngineOf engine_of_;
+  SourceOf source_of_;
+  OnPosition on_position_;
 };
 
 }  // namespace wtsim::world

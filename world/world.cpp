@@ -9,6 +9,7 @@
 #include "sim/planted.h"
 #include "sim/wt_threads.h"
 #include "engine/catalog.h"
+#include "world/elector.h"
 
 namespace wtsim::world {
 namespace {
@@ -28,6 +29,18 @@ nlohmann::json make_header(const Scenario& s, uint64_t seed, const faults::Fault
           {"cost_model", s.cost.to_json()},
           // The wall-clock instant of virtual time 0: new Date() at t_us is this + t_us / 1000.
           {"virtual_epoch_ms", sim::kVirtualEpochSec * 1000}};
+}
+
+// An oplog as runs of consecutive ts with one term: [[first_ts, last_ts, term], ...].
+nlohmann::json oplog_runs(const std::vector<OplogId>& oplog) {
+  nlohmann::json runs = nlohmann::json::array();
+  for (size_t i = 0; i < oplog.size();) {
+    size_t j = i;
+    while (j + 1 < oplog.size() && oplog[j + 1].ts == oplog[j].ts + 1 && oplog[j + 1].term == oplog[i].term) ++j;
+    runs.push_back({oplog[i].ts, oplog[j].ts, oplog[i].term});
+    i = j + 1;
+  }
+  return runs;
 }
 
 nlohmann::json with_planted_bug(nlohmann::json header) {
@@ -86,14 +99,36 @@ World::World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, Pr
       progress_(std::move(progress)) {
   trace_ = std::make_unique<traces::Trace>(with_planted_bug(make_header(scenario, seed, plan)));
   verdict_ = std::make_unique<Verdict>(*trace_, sim_);
-  hosts_.push_back(std::make_unique<NodeHost>(*this, std::move(plan), 0));
   const ReplicaSetSpec& rs = scenario.replica_set;
-  if (rs.size() == 1) return;
-  network_ = std::make_unique<faults::Network>(seed, rs.size(), rs.latency_min_ns, rs.latency_max_ns);
-  NodeHost* primary = hosts_.front().get();
-  sync_source_ = std::make_unique<SyncSource>(sim_, *network_, *primary, [primary] { return primary->serving_engine(); });
-  for (size_t m = 1; m < rs.size(); ++m) {
-    hosts_.push_back(std::make_unique<NodeHost>(*this, rs.members[m].fault_plan, m, sync_source_.get()));
+  if (rs.size() == 1 && !rs.elections) {
+    hosts_.push_back(std::make_unique<NodeHost>(*this, std::move(plan), 0));
+    return;
+  }
+  build_replica_set(seed, std::move(plan));
+}
+
+void World::build_replica_set(uint64_t seed, faults::FaultPlan first_plan) {
+  const ReplicaSetSpec& rs = scenario_.replica_set;
+  const size_t endpoints = rs.size() + (rs.elections ? 1 : 0);  // with elections, the clients' too
+  network_ = std::make_unique<faults::Network>(seed, endpoints, rs.latency_min_ns, rs.latency_max_ns);
+  rpc_ = std::make_unique<MemberRpc>(sim_, *network_);
+  if (rs.elections) set_ = std::make_unique<ReplicaSet>(*this, *rpc_);
+  // Without elections every member syncs from the first; with them, from the primary it knows.
+  auto engine_of = [this](size_t m) -> engine::DocumentEngine* {
+    return set_ && !set_->elector(m).writable() ? nullptr : hosts_[m]->serving_engine();
+  };
+  auto source_of = [this](size_t m) -> std::optional<size_t> {
+    if (!set_) return 0;
+    return final_source_ ? final_source_ : set_->elector(m).primary_known();
+  };
+  SyncSource::OnPosition on_position = nullptr;
+  if (set_) on_position = [this](size_t source, size_t m, uint64_t ts, uint64_t term) { set_->note_position(source, m, {ts, term}); };
+  sync_source_ = std::make_unique<SyncSource>(*rpc_, engine_of, source_of, on_position);
+  for (size_t m = 0; m < rs.size(); ++m) {
+    SyncSource* source = m > 0 || set_ ? sync_source_.get() : nullptr;
+    hosts_.push_back(std::make_unique<NodeHost>(*this, m == 0 ? std::move(first_plan) : rs.members[m].fault_plan, m, source, set_.get()));
+    NodeHost* h = hosts_.back().get();
+    rpc_->add_member({h, [h] { return h->serving_engine() != nullptr; }, set_ ? "member " + std::to_string(m) : "the primary"});
   }
 }
 
@@ -133,6 +168,10 @@ RunResult World::run() {
 
 void World::director() {
   for (auto& host : hosts_) host->start();  // the primary first
+  if (set_) {
+    replica_clients_ = std::make_unique<ReplicaClients>(*this, *set_);
+    replica_clients_->spawn();
+  }
   // Whole virtual seconds, whether or not anyone watches: the schedule must not depend on it.
   while (sim_.now_ns() < fault_end_ns_) {
     sim_.sleep_until(std::min(sim_.now_ns() + sim::kNsPerSec, fault_end_ns_));
@@ -140,9 +179,27 @@ void World::director() {
   }
   if (end_ns_ > fault_end_ns_) liveness_phase();
   if (!wait_for_node_fibers()) return;
+  final_checks();
+}
+
+void World::final_checks() {
+  std::optional<size_t> primary = 0;
+  if (set_) {
+    primary = final_source_ = set_->final_primary();
+    if (!primary) violation(properties::Property::kLiveness, "no member is a writable primary at the end of the run");
+  }
   // The primary last: the others catch up with it first.
-  for (auto host = hosts_.rbegin(); host != hosts_.rend(); ++host) (*host)->final_checks();
-  if (hosts_.size() > 1) check_convergence();
+  for (size_t m = hosts_.size(); m-- > 0;) {
+    if (m != primary) hosts_[m]->final_checks();
+  }
+  if (!primary) return;
+  hosts_[*primary]->final_checks();
+  if (hosts_.size() > 1) check_convergence(*primary);
+  if (set_) {
+    const std::vector<OplogId>& oplog = hosts_[*primary]->final_oplog();
+    trace_->event(sim_.now_ns(), "checker", "final_oplog", {{"member", *primary}, {"runs", oplog_runs(oplog)}});
+    set_->check_majority_writes(oplog);
+  }
 }
 
 namespace {
@@ -226,11 +283,12 @@ void World::network_fault(size_t index, bool start) {
                 {{"index", index}, {"kind", to_string(f.kind)}, {"phase", start ? "start" : "end"}, {"links", links}});
 }
 
-void World::check_convergence() {
-  const models::KvState* primary = hosts_.front()->final_state();
+void World::check_convergence(size_t p) {
+  const models::KvState* primary = hosts_[p]->final_state();
   if (primary == nullptr) return;  // the primary is dead: its own checks said so
   const models::KvState want = documents_of(*primary);
-  for (size_t m = 1; m < hosts_.size(); ++m) {
+  for (size_t m = 0; m < hosts_.size(); ++m) {
+    if (m == p) continue;
     const NodeHost& host = *hosts_[m];
     const std::string exempt = host.convergence_exempt();
     if (!exempt.empty() || host.final_state() == nullptr) {
@@ -247,7 +305,7 @@ void World::check_convergence() {
                                                              " documents, the primary " + std::to_string(want.size()) + ": " +
                                                              first_difference(want, got), check);
     }
-    if (const std::string why = oplog_difference(hosts_.front()->final_oplog(), host.final_oplog()); !why.empty()) {
+    if (const std::string why = oplog_difference(hosts_[p]->final_oplog(), host.final_oplog()); !why.empty()) {
       violation(properties::Property::kReplicasConverge, "member " + std::to_string(m) + "'s oplog " + why, check);
     }
   }

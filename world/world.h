@@ -16,7 +16,10 @@
 #include "sim/scheduler.h"
 #include "sim/sync.h"
 #include "world/history.h"
+#include "world/member_rpc.h"
 #include "world/node_host.h"
+#include "world/replica_clients.h"
+#include "world/replica_set.h"
 #include "world/run_control.h"
 #include "world/scenario.h"
 #include "world/system.h"
@@ -99,8 +102,14 @@ class World final : public RunControl {
   // Waits for the nodes' fibers to end after the phases; false if they never do (a violation).
   bool wait_for_node_fibers();
   bool nodes_busy() const;  // a node restarting, or a node's fiber alive
+  // Builds the replica set's members and what joins them (the first member is built already).
+  void build_replica_set(uint64_t seed, faults::FaultPlan first_plan);
+  // The members' final checks, the final primary last; then the replica set's own checks.
+  void final_checks();
   // Every member that applied the primary's oplog holds the primary's documents.
-  void check_convergence();
+  void check_convergence(size_t primary);
+  // With elections: what keeps the set from one writable primary ("" once it has one).
+  std::string primary_pending() const;
   // Carries out the replica set's network faults (actor "network-faults").
   void network_fault_actor();
   void network_fault(size_t index, bool start);
@@ -127,9 +136,16 @@ class World final : public RunControl {
   // The replica set's members, the primary first (one for a single node). Last: their systems
   // refer to the run's parts.
   std::vector<std::unique_ptr<NodeHost>> hosts_;
-  // A replica set's: the network between its members, and the primary as their sync source.
+  // A replica set's: the network between its members (and its clients, with elections), the
+  // requests over it, and the sync source of each member.
   std::unique_ptr<faults::Network> network_;
+  std::unique_ptr<MemberRpc> rpc_;
   std::unique_ptr<SyncSource> sync_source_;
+  // With elections: what the members share, their clients, and the source every member
+  // catches up from at the end (the final primary).
+  std::unique_ptr<ReplicaSet> set_;
+  std::unique_ptr<ReplicaClients> replica_clients_;
+  std::optional<size_t> final_source_;
 };
 
 }  // namespace wtsim::world

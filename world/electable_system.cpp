@@ -1,0 +1,125 @@
+// A member of a replica set with elections (world/elector.h): a secondary (world/secondary_system.h)
+// that may win an election and become the primary, which then serves the "documents" workload's
+// clients (world/replica_clients.h) and fetches nothing. A new primary first stops its applier
+// (draining), creates the workload's schema if it is missing (the first primary's first start),
+// and only then takes writes, whose oplog entries carry its term. A w:"majority" write is
+// journaled and waits until a majority of voting members hold its entry (the commit point:
+// world/replica_set.h), the primary steps down, or its wtimeout passes.
+#include "world/elector.h"
+#include "world/replica_set.h"
+#include "world/secondary_system.h"
+
+namespace wtsim::world {
+namespace {
+
+constexpr sim::Nanos kCommitPollNs = 5 * sim::kNsPerMs;  // how often a w:"majority" write looks
+
+class ElectableSystem final : public SecondarySystem, public ClientServer {
+ public:
+  ElectableSystem(RunContext& run, NodeContext& host, SyncSource& source, ReplicaSet& set)
+      : SecondarySystem(run, host, source),
+        set_(set),
+        elector_(run, host, set, [this](engine::OperationContext& op) {
+          const engine::OplogEntry e = last_applied(op);
+          return OplogId{e.ts, e.term};
+        }, [this] { return !stopped(); }) {
+    set.add(host.member(), elector_, *this);
+  }
+
+  void spawn_actors(const std::string& suffix) override {
+    SecondarySystem::spawn_actors(suffix);
+    elector_.spawn(suffix);
+  }
+
+  void close() override {
+    elector_.closed();
+    SecondarySystem::close();
+  }
+
+  std::string liveness_pending(int64_t since_ns) const override {
+    if (!elector_.writable()) return SecondarySystem::liveness_pending(since_ns);
+    return backup_pending();
+  }
+
+  bool catch_up() override { return elector_.writable() || SecondarySystem::catch_up(); }
+
+  ClientReply serve_client(const ClientRequest& request) override {
+    ClientReply reply;
+    if (!elector_.writable()) {
+      reply.fate = ClientReply::Fate::kNotPrimary;
+      reply.why = "not primary";
+      return reply;
+    }
+    const uint64_t term = elector_.term();
+    engine::OperationContext op(host_.node().conn());
+    DocumentsOp d = request.op;
+    d.durable = d.durable || request.majority;  // MongoDB journals a w:"majority" write
+    reply.status = run_documents_op(op, d);
+    reply.last_op = {op.last_op_ts, term};
+    if (reply.status.wt_code != 0) {
+      reply.fate = ClientReply::Fate::kFailed;
+      reply.why = "WiredTiger failed";
+      return reply;
+    }
+    reply.fate = ClientReply::Fate::kOk;
+    if (request.majority && op.last_op_ts > 0) wait_for_majority(op.last_op_ts, term, request.wtimeout_ns, &reply);
+    return reply;
+  }
+
+ protected:
+  engine::Status create_schema(engine::OperationContext& op) override {
+    return engine::Status::from_wt(elector_.load(op));
+  }
+
+  // A draining primary's applier has stopped here: it becomes writable.
+  bool fetching(engine::OperationContext& op) override {
+    if (elector_.draining()) become_writable(op);
+    return elector_.role() == Elector::Role::kSecondary;
+  }
+
+  // The position a fetch reports must be durable (it counts toward a w:"majority" write).
+  void before_fetch(engine::OperationContext& op) override {
+    const uint64_t next_ts = engine_->next_oplog_ts();
+    if (next_ts == flushed_next_ts_) return;
+    host_.node_call("flush_before_fetch", [&] { return op.flush_log(); });
+    flushed_next_ts_ = next_ts;
+  }
+
+ private:
+  void become_writable(engine::OperationContext& op) {
+    const bool padded = run_.scenario().node.record_store == RecordStore::kMmapv1;
+    host_.node_call("create_schema", [&] { return create_documents_schema(*engine_, op, padded); });
+    engine_->set_oplog_term(elector_.term());
+    elector_.drained();
+  }
+
+  void wait_for_majority(uint64_t ts, uint64_t term, sim::Nanos wtimeout_ns, ClientReply* reply) {
+    sim::Simulator& sim = run_.sim();
+    const sim::Nanos deadline_ns = sim.now_ns() + wtimeout_ns;
+    while (!set_.majority_has(host_.member(), ts)) {
+      if (!elector_.writable() || elector_.term() != term) {
+        reply->fate = ClientReply::Fate::kWriteConcernFailed;
+        reply->why = "the primary stepped down";
+        return;
+      }
+      if (sim.now_ns() >= deadline_ns) {
+        reply->fate = ClientReply::Fate::kWriteConcernFailed;
+        reply->why = "wtimeout";
+        return;
+      }
+      sim.sleep_for(kCommitPollNs);
+    }
+  }
+
+  ReplicaSet& set_;
+  Elector elector_;
+  uint64_t flushed_next_ts_ = 0;  // the oplog's next ts at the last flush before a fetch
+};
+
+}  // namespace
+
+std::unique_ptr<System> make_electable_system(RunContext& run, NodeContext& host, SyncSource& source, ReplicaSet& set) {
+  return std::make_unique<ElectableSystem>(run, host, source, set);
+}
+
+}  // namespace wtsim::world

@@ -1,0 +1,122 @@
+#pragma once
+// A replica set member's part in elections, as MongoDB's protocol version 1 gives it: terms,
+// heartbeats, an election timeout with a seeded random offset, one vote per term (kept durably:
+// engine/election_state.h), the most up-to-date oplog wins a vote, a higher-priority member that
+// has caught up takes over, and a primary that cannot reach a majority steps down. There is no
+// dry run (a candidate that cannot win still raises the term) and no catch-up period.
+//
+// Roles: a secondary applies the oplog; a member that won an election is draining until its
+// applier has stopped (SecondarySystem::fetcher calls drained()), and only then a writable
+// primary, whose oplog entries carry its term. A crash makes it a secondary; at its next start
+// it reads its term and vote back. The first member's first start initiates the set: it becomes
+// primary of term 1, as replSetInitiate's member wins the first election.
+//
+// Fibers (group of the node: they die with it): "elector" ticks, sends heartbeats, watches the
+// timeouts and stands for election; each heartbeat and vote request is a fiber of its own; a
+// peer answers in a fiber of its node (world/member_rpc.h).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/election_state.h"
+#include "engine/operation_context.h"
+#include "sim/random.h"
+#include "sim/sync.h"
+#include "world/node_context.h"
+#include "world/run_context.h"
+#include "world/system.h"
+
+namespace wtsim::world {
+
+class ReplicaSet;
+
+struct Heartbeat {
+  size_t from = 0;
+  uint64_t term = 0;
+};
+struct HeartbeatReply {
+  uint64_t term = 0;
+  bool primary = false;  // a writable primary in `term`
+  OplogId applied;       // the newest entry of its oplog
+};
+struct VoteRequest {
+  size_t candidate = 0;
+  uint64_t term = 0;
+  OplogId applied;  // the candidate's newest entry
+};
+struct VoteReply {
+  uint64_t term = 0;
+  bool granted = false;
+};
+
+class Elector {
+ public:
+  enum class Role { kSecondary, kDraining, kPrimary };
+  static constexpr sim::Nanos kTickNs = 100 * sim::kNsPerMs;
+
+  // `applied` reads the node's newest oplog entry (through a node call).
+  using Applied = std::function<OplogId(engine::OperationContext&)>;
+  // Whether the member may stand at all (one that needs a resync may not).
+  using MayStand = std::function<bool()>;
+  Elector(RunContext& run, NodeContext& host, ReplicaSet& set, Applied applied, MayStand may_stand);
+
+  // At every open of the node, before any actor: reads the durable record (the first member's
+  // first start writes term 1 and its own vote, and drains to primary). WiredTiger's code.
+  int load(engine::OperationContext& op);
+  // The node crashed or closed: no longer primary.
+  void closed();
+  void spawn(const std::string& suffix);
+
+  Role role() const { return role_; }
+  uint64_t term() const { return record_.term; }
+  bool writable() const { return role_ == Role::kPrimary && host_.node().up(); }
+  bool draining() const { return role_ == Role::kDraining; }
+  // The applier has stopped: a drained member becomes a writable primary.
+  void drained();
+  // The member this one believes to be primary now (itself when it is).
+  std::optional<size_t> primary_known() const;
+
+  // A peer's requests, answered in a fiber of this member's node.
+  HeartbeatReply on_heartbeat(const Heartbeat& hb);
+  VoteReply on_vote_request(const VoteRequest& req);
+
+ private:
+  void loop();
+  void send_heartbeats();
+  void heartbeat(size_t to);
+  void check_majority();
+  void stand(const char* why);
+  // A term newer than ours: adopted durably; a primary steps down. Older or equal: nothing.
+  void adopt_term(uint64_t term, const char* why);
+  void adopt_term_locked(uint64_t term, const char* why);
+  void step_down(const std::string& why);
+  // Writes the record durably, then takes it; the caller holds state_mutex_ (one write at a time,
+  // so a term never goes back).
+  void persist_locked(const engine::ElectionRecord& record);
+  void reset_election_deadline();
+  bool electable() const;
+  OplogId applied_now();
+  uint64_t event(const char* kind, nlohmann::json details);
+
+  RunContext& run_;
+  NodeContext& host_;
+  ReplicaSet& set_;
+  Applied applied_;
+  MayStand may_stand_;
+  const size_t member_;
+  sim::Rng rng_;  // the election timeout's random offset
+  engine::ElectionRecord record_;
+  std::unique_ptr<sim::Mutex> state_mutex_;  // per generation
+  Role role_ = Role::kSecondary;
+  std::optional<size_t> primary_known_;
+  sim::Nanos election_deadline_ns_ = 0;
+  sim::Nanos next_heartbeat_ns_ = 0;
+  std::vector<sim::Nanos> heard_ns_;  // per member: the last heartbeat exchanged with it (-1: never)
+  std::vector<OplogId> peer_applied_;  // per member: its newest entry, as its last heartbeat said
+  bool standing_ = false;             // an election of ours is under way
+};
+
+}  // namespace wtsim::world

@@ -1,0 +1,80 @@
+#include "world/replica_set.h"
+
+#include <algorithm>
+#include <cassert>
+
+#include "sim/planted.h"
+#include "world/elector.h"
+
+namespace wtsim::world {
+
+size_t ReplicaSet::majority() const {
+  size_t voting = 0;
+  for (const MemberSpec& m : spec_.members) voting += static_cast<size_t>(m.votes);
+  return voting / 2 + 1;
+}
+
+void ReplicaSet::add(size_t member, Elector& elector, ClientServer& server) {
+  assert(member == electors_.size() && "members register in order");
+  electors_.push_back(&elector);
+  servers_.push_back(&server);
+}
+
+void ReplicaSet::note_position(size_t primary, size_t member, OplogId applied) {
+  OplogId& known = positions_[primary][member];
+  known = std::max(known, applied);
+}
+
+void ReplicaSet::clear_positions(size_t primary) { positions_.erase(primary); }
+
+bool ReplicaSet::majority_has(size_t primary, uint64_t ts) const {
+  size_t holders = spec_.members[primary].votes;  // the primary journaled the write itself
+  if (planted::active(planted::Bug::kMajorityCountsPrimaryTwice)) holders *= 2;
+  if (auto it = positions_.find(primary); it != positions_.end()) {
+    for (const auto& [member, applied] : it->second) {
+      if (member != primary && applied.ts >= ts) holders += static_cast<size_t>(spec_.members[member].votes);
+    }
+  }
+  return holders >= majority();
+}
+
+void ReplicaSet::note_elected(size_t member, uint64_t term, uint64_t event) {
+  const auto [it, first] = elected_.emplace(term, member);
+  if (first || it->second == member) return;
+  run_.violation(properties::Property::kOnePrimaryPerTerm, "members " + std::to_string(it->second) + " and " + std::to_string(member) +
+                                                               " were both elected primary in term " + std::to_string(term), event);
+}
+
+void ReplicaSet::note_vote(size_t voter, uint64_t term, size_t candidate, uint64_t event) {
+  const auto [it, first] = votes_.emplace(std::pair{voter, term}, candidate);
+  if (first || it->second == candidate) return;
+  run_.violation(properties::Property::kOnePrimaryPerTerm, "member " + std::to_string(voter) + " voted for members " +
+                                                               std::to_string(it->second) + " and " + std::to_string(candidate) +
+                                                               " in term " + std::to_string(term), event);
+}
+
+void ReplicaSet::note_majority_ack(OplogId entry, uint64_t event) { majority_acks_.emplace_back(entry, event); }
+
+std::optional<size_t> ReplicaSet::final_primary() const {
+  std::optional<size_t> best;
+  for (size_t m = 0; m < electors_.size(); ++m) {
+    if (!electors_[m]->writable()) continue;
+    if (!best || electors_[m]->term() > electors_[*best]->term()) best = m;
+  }
+  return best;
+}
+
+void ReplicaSet::check_majority_writes(const std::vector<OplogId>& final_oplog) {
+  const uint64_t first_ts = final_oplog.empty() ? 0 : final_oplog.front().ts;
+  for (const auto& [entry, event] : majority_acks_) {
+    if (entry.ts < first_ts) continue;  // trimmed since: a later entry of its term vouches for it
+    const auto it = std::lower_bound(final_oplog.begin(), final_oplog.end(), OplogId{entry.ts, 0});
+    if (it != final_oplog.end() && it->ts == entry.ts && it->term == entry.term) continue;
+    const std::string found = it != final_oplog.end() && it->ts == entry.ts ? "an entry of term " + std::to_string(it->term) : "no entry";
+    run_.violation(properties::Property::kMajorityWritesSurvive,
+                   "a write acknowledged with w:\"majority\" at ts " + std::to_string(entry.ts) + " (term " + std::to_string(entry.term) +
+                       ") is lost: the final primary's oplog has " + found + " there", event);
+  }
+}
+
+}  // namespace wtsim::world

@@ -1,0 +1,95 @@
+#pragma once
+// What a replica set with elections shares between its members and its clients in one run: the
+// network's requests (world/member_rpc.h), each member's elector and client server, the members'
+// replication progress as each primary saw it (a w:"majority" write's commit point), and the
+// records its two properties are judged on:
+//   one_primary_per_term    two members elected in one term, or one member voting for two
+//                           candidates in one term;
+//   majority_writes_survive a write acknowledged with w:"majority" whose oplog entry is not in
+//                           the final primary's oplog.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/engine_types.h"
+#include "world/documents_ops.h"
+#include "world/member_rpc.h"
+#include "world/replica_set_spec.h"
+#include "world/run_context.h"
+#include "world/system.h"
+
+namespace wtsim::world {
+
+class Elector;
+
+// A client's request to a member, and its answer (world/replica_clients.h).
+struct ClientRequest {
+  DocumentsOp op;
+  bool majority = false;  // w:"majority" (and j:true, MongoDB's default for it)
+  sim::Nanos wtimeout_ns = 0;
+};
+struct ClientReply {
+  enum class Fate { kOk, kNotPrimary, kFailed, kWriteConcernFailed };
+  Fate fate = Fate::kFailed;
+  engine::Status status;
+  OplogId last_op;  // the newest oplog entry the command wrote (ts 0: none)
+  std::string why;
+};
+
+class ClientServer {
+ public:
+  // In a fiber of the member's node: runs the request if the member is a writable primary.
+  virtual ClientReply serve_client(const ClientRequest& request) = 0;
+
+ protected:
+  ~ClientServer() = default;
+};
+
+class ReplicaSet {
+ public:
+  ReplicaSet(RunContext& run, MemberRpc& rpc) : run_(run), rpc_(rpc), spec_(run.scenario().replica_set) {}
+
+  const ReplicaSetSpec& spec() const { return spec_; }
+  MemberRpc& rpc() { return rpc_; }
+  size_t members() const { return spec_.size(); }
+  // The votes a candidate, or a primary's connections, need: more than half the voting members.
+  size_t majority() const;
+  // Each member's system registers its parts when it is built.
+  void add(size_t member, Elector& elector, ClientServer& server);
+  Elector& elector(size_t member) { return *electors_.at(member); }
+  ClientServer& server(size_t member) { return *servers_.at(member); }
+
+  // --- The commit point. ---
+  void note_position(size_t primary, size_t member, OplogId applied);
+  void clear_positions(size_t primary);
+  // Whether entry `ts` of `primary` is durable on a majority of voting members: the primary
+  // itself (the write was journaled) and those whose fetches said they hold it.
+  bool majority_has(size_t primary, uint64_t ts) const;
+
+  // --- Records for the properties (events are the subjects of violations). ---
+  void note_elected(size_t member, uint64_t term, uint64_t event);
+  void note_vote(size_t voter, uint64_t term, size_t candidate, uint64_t event);
+  void note_majority_ack(OplogId entry, uint64_t event);
+
+  // --- The end of the run. ---
+  // The writable primary of the highest term, if any.
+  std::optional<size_t> final_primary() const;
+  // Every acknowledged w:"majority" write against the final primary's oplog.
+  void check_majority_writes(const std::vector<OplogId>& final_oplog);
+
+ private:
+  RunContext& run_;
+  MemberRpc& rpc_;
+  const ReplicaSetSpec& spec_;
+  std::vector<Elector*> electors_;
+  std::vector<ClientServer*> servers_;
+  std::map<size_t, std::map<size_t, OplogId>> positions_;  // primary -> member -> its durable newest entry
+  std::map<uint64_t, size_t> elected_;                     // term -> member
+  std::map<std::pair<size_t, uint64_t>, size_t> votes_;    // (voter, term) -> candidate
+  std::vector<std::pair<OplogId, uint64_t>> majority_acks_;  // entry, its ack event
+};
+
+}  // namespace wtsim::world
