@@ -11,7 +11,10 @@ For each trace (JSON or JSON Lines) it:
      compares it with the digest of what was recovered;
   4. decides every TTL delete from its own evidence: a Date below the bound, and the bound no
      later than the delete's time minus the index's expireAfterSeconds (from the catalog row);
-  5. compares its verdict with the trace's: a run the trace calls OK must check here, and a run
+  5. for a replica set: each member's documents against the final primary's, and with elections,
+     one primary and one vote per term and every acknowledged w:"majority" write's oplog entry in
+     the final primary's oplog (from the client history and the final_oplog event);
+  6. compares its verdict with the trace's: a run the trace calls OK must check here, and a run
      whose trace reports a durability violation must fail here too.
 Prints one line per trace; exits 1 if any trace disagrees.
 Usage: history_check.py TRACE... [--expect-violation]
@@ -330,6 +333,8 @@ class Judgement:
         self.ttl_deletes = sum(c.ttl_deletes for c in self.members)
         self.found_durability_violation = any(getattr(c, "found_durability_violation", False) for c in self.members)
         self.judge_convergence()
+        self.judge_elections()
+        self.judge_majority_writes()
         reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
         if self.t["verdict"]["ok"] and self.problems:
             self.problems.insert(0, "the trace says OK, this checker disagrees")
@@ -350,7 +355,7 @@ class Judgement:
             if e["kind"] != "convergence_check":
                 continue
             d = e["details"]
-            member, primary = by_member.get(d["member"]), by_member.get(0)
+            member, primary = by_member.get(d["member"]), by_member.get(d.get("primary", 0))
             for c, key in ((member, "state_digest"), (primary, "primary_digest")):
                 if c is not None and c.documents_digest is not None and c.documents_digest != d[key]:
                     self.problems.append("event %d: member %d's documents digest is %s, the history's %s"
@@ -362,6 +367,51 @@ class Judgement:
                 self.problems.append("event %d: member %d's documents differ from the primary's without a violation" % (e["i"], d["member"]))
 
 
+    def judge_elections(self):
+        """At most one member elected per term, and at most one candidate voted for per member and
+        term, from the elected and vote events alone; a one_primary_per_term violation wherever not."""
+        reported = any(e["kind"] == "violation" and e["details"]["property"] == "one_primary_per_term" for e in self.t["events"])
+        elected, votes = {}, {}
+        self.found_two_primaries = False
+        for e in self.t["events"]:
+            d = e.get("details", {})
+            if e["kind"] == "elected":
+                self.found_two_primaries |= elected.setdefault(d["term"], d["member"]) != d["member"]
+            elif e["kind"] == "vote" and d["granted"]:
+                self.found_two_primaries |= votes.setdefault((d["member"], d["term"]), d["candidate"]) != d["candidate"]
+        if self.found_two_primaries and not reported:
+            self.problems.append("two primaries (or two votes) in one term without a one_primary_per_term violation")
+        if reported and not self.found_two_primaries:
+            self.problems.append("a one_primary_per_term violation the elected and vote events do not show")
+
+    def judge_majority_writes(self):
+        """Every attempt acknowledged with w:"majority" names its oplog entry; the final_oplog event
+        lists the final primary's oplog as runs of ts with one term. An entry at or above the
+        oldest ts kept must be there with its term; majority_writes_survive fails exactly then."""
+        finals = [e for e in self.t["events"] if e["kind"] == "final_oplog"]
+        self.found_lost_majority_write = False
+        if not finals:
+            return
+        runs = finals[-1]["details"]["runs"]
+        first_ts = runs[0][0] if runs else 0
+        def holds(ts, term):
+            return any(a <= ts <= b and t == term for a, b, t in runs)
+        w_of = {e["details"]["seq"]: e["details"]["w"] for e in self.t["events"] if e["kind"] == "client_invoke"}
+        lost = set()
+        for e in self.t["events"]:
+            d = e.get("details", {})
+            if e["kind"] != "client_complete" or d["fate"] != "ok" or w_of.get(d["seq"]) != "majority" or "entry" not in d:
+                continue
+            ts, term = d["entry"]["ts"], d["entry"]["term"]
+            if ts >= first_ts and not holds(ts, term):
+                lost.add(e["i"])
+        self.found_lost_majority_write = bool(lost)
+        flagged = {e["details"].get("subject") for e in self.t["events"]
+                   if e["kind"] == "violation" and e["details"]["property"] == "majority_writes_survive"}
+        if lost != flagged:
+            self.problems.append("majority writes lost per the history: events %s; per the trace: %s" % (sorted(lost)[:5], sorted(flagged)[:5]))
+
+
 def main(argv):
     paths = [a for a in argv if not a.startswith("--")]
     expect_violation = "--expect-violation" in argv
@@ -369,7 +419,8 @@ def main(argv):
     for path in paths:
         c = Judgement(read_trace(path))
         c.run()
-        caught = c.flagged > 0 or c.found_durability_violation or c.found_divergence
+        caught = c.flagged > 0 or c.found_durability_violation or c.found_divergence or c.found_two_primaries or \
+            c.found_lost_majority_write
         verdict_ok = c.t["verdict"]["ok"]
         if expect_violation:
             bad = not caught

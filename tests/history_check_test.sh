@@ -2,8 +2,8 @@
 # traces.history_check: the independent checker (tests/history_check.py, no project code) agrees
 # with wtsim's verdict on real traces of every workload, and is not vacuous: it flags edited
 # histories (with the hash recomputed, so only the history is wrong) and the traces of planted
-# bugs on its own evidence (durability, TTL safety, a replica set's convergence), not by reading
-# the trace's verdict.
+# bugs on its own evidence (durability, TTL safety, a replica set's convergence, one primary per
+# term, majority writes that survive), not by reading the trace's verdict.
 # Usage: history_check_test.sh WTSIM WTSIM_PLANTED SOURCE_DIR
 set -euo pipefail
 wtsim=$1 planted=$2 src=$3
@@ -37,7 +37,8 @@ crashed=$(grep -l '"kind":"crash"' "$work"/*.json* | wc -l)
 
 # 2. Edited histories are caught (the hash recomputed by the checker's own rule).
 mkdir "$work/edited"
-"$py" - "$work/fault_mix_3.json" "$work/swarm_ttl_2.json" "$work/edited" "$src/tests/history_check.py" "$work/replica_set_members.json" <<'PY'
+"$py" - "$work/fault_mix_3.json" "$work/swarm_ttl_2.json" "$work/edited" "$src/tests/history_check.py" "$work/replica_set_members.json" \
+  "$work/failover.json" <<'PY'
 import json, sys, importlib.util
 spec = importlib.util.spec_from_file_location("hc", sys.argv[4]); hc = importlib.util.module_from_spec(spec); spec.loader.exec_module(hc)
 def save(t, name):
@@ -52,6 +53,9 @@ t = json.loads(json.dumps(kv)); t["events"] = [e for e in t["events"] if e["kind
 t = json.loads(json.dumps(ttl)); d = first(t, lambda e: e["details"].get("op") == "ttl_delete" if e["kind"] == "commit" else False); d["details"]["ttl"]["value"] = {"$date": 4102444800000}; save(t, "ttl_future.json")
 rs = json.load(open(sys.argv[5]))
 t = json.loads(json.dumps(rs)); first(t, lambda e: e["kind"] == "convergence_check")["details"]["state_digest"] = "0" * 16; save(t, "member_digest.json")
+fo = json.load(open(sys.argv[6]))
+t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "elected" and e["details"]["term"] >= 2); e["details"]["term"] = 1; save(t, "second_primary.json")
+t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "final_oplog"); e["details"]["runs"] = e["details"]["runs"][:1]; save(t, "majority_write_lost.json")
 PY
 for f in "$work"/edited/*.json; do
   if "$py" "$src/tests/history_check.py" "$f" >"$work/out" 2>&1; then fail "edited history $(basename "$f") passed: $(cat "$work/out")"; fi
@@ -64,6 +68,9 @@ run ack_before_sync.json "$planted" smoke 3 --plant ack_before_sync
 run ttl_wrong_units.json "$planted" ttl_vs_manual_delete 1 --plant ttl_wrong_units --set duration_ms=90000 --set workload.writers=1 \
   --set workload.batch_size=20 --set ttl.expire_after_s=30 --set ttl.monitor_sleep_s=10
 run apply_skips_deletes.json "$planted" replica_set_members 1 --plant apply_skips_deletes --set swarm=null --set fault_plan=[]
-"$py" "$src/tests/history_check.py" --expect-violation "$work/ack_before_sync.json" "$work/ttl_wrong_units.json" "$work/apply_skips_deletes.json" ||
+run candidate_keeps_term.json "$planted" failover 1 --plant candidate_keeps_term
+run majority_counts_primary_twice.json "$planted" failover 2 --plant majority_counts_primary_twice
+"$py" "$src/tests/history_check.py" --expect-violation "$work/ack_before_sync.json" "$work/ttl_wrong_units.json" "$work/apply_skips_deletes.json" \
+  "$work/candidate_keeps_term.json" "$work/majority_counts_primary_twice.json" ||
   fail "the checker missed a planted bug"
 echo "history_check: agreement, edited histories and planted bugs as expected"

@@ -51,18 +51,18 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
       return reply;
     }
     const uint64_t term = elector_.term();
-    engine::OperationContext op(host_.node().conn());
+    const auto op = host_.open_operation("client_session");
     DocumentsOp d = request.op;
     d.durable = d.durable || request.majority;  // MongoDB journals a w:"majority" write
-    reply.status = run_documents_op(op, d);
-    reply.last_op = {op.last_op_ts, term};
+    reply.status = run_documents_op(*op, d);
+    reply.last_op = {op->last_op_ts, term};
     if (reply.status.wt_code != 0) {
       reply.fate = ClientReply::Fate::kFailed;
       reply.why = "WiredTiger failed";
       return reply;
     }
     reply.fate = ClientReply::Fate::kOk;
-    if (request.majority && op.last_op_ts > 0) wait_for_majority(op.last_op_ts, term, request.wtimeout_ns, &reply);
+    if (request.majority && op->last_op_ts > 0) wait_for_majority(op->last_op_ts, term, request.wtimeout_ns, &reply);
     return reply;
   }
 
@@ -87,9 +87,11 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
 
  private:
   void become_writable(engine::OperationContext& op) {
+    const uint64_t term = elector_.term();
     const bool padded = run_.scenario().node.record_store == RecordStore::kMmapv1;
     host_.node_call("create_schema", [&] { return create_documents_schema(*engine_, op, padded); });
-    engine_->set_oplog_term(elector_.term());
+    if (!elector_.draining() || elector_.term() != term) return;  // it stepped down meanwhile
+    engine_->set_oplog_term(term);
     elector_.drained();
   }
 

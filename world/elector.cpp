@@ -113,7 +113,7 @@ void Elector::heartbeat(size_t to) {
   const std::string why = set_.rpc().call(member_, to, "heartbeat-reply", kRequestTimeoutNs, [&set, to, hb, reply](bool* done) {
     *reply = set.elector(to).on_heartbeat(hb);
     *done = true;
-  });
+  }, /*drop_on_crash=*/true);
   if (!why.empty()) return;
   heard_ns_[to] = run_.sim().now_ns();
   peer_applied_[to] = reply->applied;
@@ -131,7 +131,8 @@ void Elector::heartbeat(size_t to) {
 HeartbeatReply Elector::on_heartbeat(const Heartbeat& hb) {
   heard_ns_[hb.from] = run_.sim().now_ns();
   adopt_term(hb.term, "a heartbeat has a newer term");
-  return {record_.term, writable(), applied_now()};
+  // A draining member is primary already (MongoDB's drain mode): it only takes no writes yet.
+  return {record_.term, role_ != Role::kSecondary && host_.node().up(), applied_now()};
 }
 
 VoteReply Elector::on_vote_request(const VoteRequest& req) {
@@ -188,7 +189,7 @@ void Elector::stand(const char* why) {
                        const std::string why = set.rpc().call(member_, to, "vote-reply", kRequestTimeoutNs, [&set, to, req, reply](bool* done) {
                          *reply = set.elector(to).on_vote_request(req);
                          *done = true;
-                       });
+                       }, /*drop_on_crash=*/true);
                        ++*answered;
                        if (!why.empty()) return;
                        if (reply->granted && reply->term == req.term) ++*granted;
@@ -229,8 +230,8 @@ void Elector::step_down(const std::string& why) {
 
 void Elector::persist_locked(const engine::ElectionRecord& record) {
   assert(record.term >= record_.term && "a term never goes back");
-  engine::OperationContext op(host_.node().conn());
-  host_.node_call("write_election_state", [&] { return engine::ElectionState::write_durable(op, record); });
+  const auto op = host_.open_operation("write_election_state");
+  host_.node_call("write_election_state", [&] { return engine::ElectionState::write_durable(*op, record); });
   record_ = record;
 }
 
@@ -241,8 +242,8 @@ void Elector::reset_election_deadline() {
 }
 
 OplogId Elector::applied_now() {
-  engine::OperationContext op(host_.node().conn());
-  return applied_(op);
+  const auto op = host_.open_operation("read_applied");
+  return applied_(*op);
 }
 
 uint64_t Elector::event(const char* kind, nlohmann::json details) {

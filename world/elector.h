@@ -39,7 +39,7 @@ struct Heartbeat {
 };
 struct HeartbeatReply {
   uint64_t term = 0;
-  bool primary = false;  // a writable primary in `term`
+  bool primary = false;  // primary in `term` (writable, or draining)
   OplogId applied;       // the newest entry of its oplog
 };
 struct VoteRequest {

@@ -5,7 +5,7 @@
 
 namespace wtsim::world {
 
-std::string MemberRpc::call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve) {
+std::string MemberRpc::call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve, bool drop_on_crash) {
   assert(to < targets_.size() && from != to && from < network_.nodes());
   const Target& target = targets_[to];
   const sim::Nanos start_ns = sim_.now_ns();
@@ -24,7 +24,12 @@ std::string MemberRpc::call(size_t from, size_t to, const std::string& fiber, si
                  serve(done.get());
                });
   }
-  while (!*done && sim_.now_ns() - start_ns < timeout_ns) sim_.sleep_for(kPollNs);
+  const std::string generation = target.host->generation_suffix();
+  while (!*done && sim_.now_ns() - start_ns < timeout_ns) {
+    const bool crashed = !target.ready() || target.host->generation_suffix() != generation;
+    if (drop_on_crash && crashed) return "the connection to " + target.name + " dropped (it crashed)";
+    sim_.sleep_for(kPollNs);
+  }
   if (!*done) return target.ready() ? "no answer in time" : target.name + " is down";
   const std::optional<sim::Nanos> back = network_.delay(to, from);
   if (!back) {

@@ -39,8 +39,10 @@ class MemberRpc {
   // back, else why not. `serve` runs in a fiber named `<fiber><member's generation>.<n>`; it must
   // set `*done` when its answer is complete (a crash inside it leaves the sender waiting out
   // `timeout_ns`).
+  // With `drop_on_crash` the sender stops waiting as soon as the member crashes (its connection
+  // drops, as a client's does); without it, it waits out the timeout.
   using Serve = std::function<void(bool* done)>;
-  std::string call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve);
+  std::string call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve, bool drop_on_crash = false);
 
  private:
   sim::Simulator& sim_;

@@ -3,10 +3,13 @@
 // connection, its disk, and the one way to call into it. A NodeHost implements it
 // (world/node_host.h); what is the run's, not the node's, is in RunContext (world/run_context.h).
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "engine/operation_context.h"
 #include "engine/status.h"
+#include "engine/wt_error.h"
 #include "faults/crash_mode.h"
 #include "faults/disk.h"
 #include "sim/sync.h"
@@ -90,6 +93,21 @@ class NodeContext {
     if (code != 0 && options.on_failure) options.on_failure();
     if (code != 0 && options.handle_failure) handle_wt_failure(code, what, options.on_io_error);
     return result;
+  }
+  // A session on the node for one actor's operations, opened as a node call: a connection
+  // WiredTiger panicked (its own thread may have) refuses the session, which crashes the node as
+  // any failed call does (the caller is cancelled).
+  std::unique_ptr<engine::OperationContext> open_operation(const std::string& what) {
+    std::unique_ptr<engine::OperationContext> op;
+    node_call(what, [&] {
+      try {
+        op = std::make_unique<engine::OperationContext>(node().conn());
+      } catch (const engine::WtError& e) {
+        return e.code();
+      }
+      return 0;
+    });
+    return op;
   }
   // Inside a node call that runs long (a backup's copy loop) or calls back (the engine's commit
   // observer): drains fired faults; throws sim::Cancelled if the node was fenced meanwhile.

@@ -85,7 +85,7 @@ ReplicaClients::Attempt ReplicaClients::attempt(size_t member, const ClientReque
   a.why = set_.rpc().call(endpoint(), member, "client-op", kRequestTimeoutNs, [&set, member, request, reply](bool* done) {
     *reply = set.server(member).serve_client(request);
     *done = true;
-  });
+  }, /*drop_on_crash=*/true);
   a.answered = a.why.empty();
   if (a.answered) a.reply = *reply;
   return a;
@@ -103,7 +103,7 @@ std::optional<size_t> ReplicaClients::select_primary() {
       const std::string why = set_.rpc().call(endpoint(), m, "is-master", kIsMasterTimeoutNs, [&set, m, answer](bool* done) {
         *answer = {set.elector(m).writable(), set.elector(m).term()};
         *done = true;
-      });
+      }, /*drop_on_crash=*/true);
       if (why.empty() && answer->writable && (!best || answer->term > best_term)) {
         best = m;
         best_term = answer->term;

@@ -107,15 +107,21 @@ std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_
   if (!source || *source == member) return "no primary is known";
   if (answered_by != nullptr) *answered_by = *source;
   auto ret = std::make_shared<int>(0);
-  const std::string why = rpc_.call(member, *source, "sync-source", kFetchTimeoutNs, [this, ret, serve, s = *source](bool* done) {
+  auto not_source = std::make_shared<bool>(false);
+  const std::string why = rpc_.call(member, *source, "sync-source", kFetchTimeoutNs, [this, ret, not_source, serve, s = *source](bool* done) {
     engine::DocumentEngine* engine = engine_of_(s);
-    if (engine == nullptr) return;  // no longer a source: no answer
+    if (engine == nullptr) {  // up, but no longer a primary (with elections): it says so
+      *not_source = true;
+      *done = true;
+      return;
+    }
     NodeContext& host = rpc_.host(s);
-    engine::OperationContext op(host.node().conn());
-    *ret = host.node_call("sync_source", [&] { return serve(*engine, op); }, {.handle_failure = false});
+    const auto op = host.open_operation("sync_source_session");
+    *ret = host.node_call("sync_source", [&] { return serve(*engine, *op); }, {.handle_failure = false});
     *done = true;
   });
   if (!why.empty()) return why;
+  if (*not_source) return "member " + std::to_string(*source) + " is not a primary";
   return *ret != 0 ? wiredtiger_strerror(*ret) : "";
 }
 

@@ -296,10 +296,11 @@ void World::check_convergence(size_t p) {
       continue;
     }
     const models::KvState got = documents_of(*host.final_state());
-    const uint64_t check = trace_->event(sim_.now_ns(), "checker", "convergence_check",
-                                         {{"member", m}, {"documents", got.size()}, {"state_digest", History::state_digest(got)},
-                                          {"primary_documents", want.size()}, {"primary_digest", History::state_digest(want)},
-                                          {"oplog_entries", host.final_oplog().size()}});
+    nlohmann::json details = {{"member", m}, {"documents", got.size()}, {"state_digest", History::state_digest(got)},
+                              {"primary_documents", want.size()}, {"primary_digest", History::state_digest(want)},
+                              {"oplog_entries", host.final_oplog().size()}};
+    if (set_) details["primary"] = p;  // with elections, the final primary
+    const uint64_t check = trace_->event(sim_.now_ns(), "checker", "convergence_check", std::move(details));
     if (got != want) {
       violation(properties::Property::kReplicasConverge, "member " + std::to_string(m) + " holds " + std::to_string(got.size()) +
                                                              " documents, the primary " + std::to_string(want.size()) + ": " +
