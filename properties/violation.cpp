@@ -61,6 +61,9 @@ const std::vector<PropertyInfo>& catalogue() {
       {Property::kMajorityWritesSurvive, "majority_writes_survive",
        "a write acknowledged with w:\"majority\" is never lost: its oplog entry (ts and term) is in the final "
        "primary's oplog, through any crash, partition, failover and rollback"},
+      {Property::kMajorityReadsSurvive, "majority_reads_survive",
+       "a find with readConcern \"majority\" never returns a write that is later rolled back: the newest entry of "
+       "the oplog it read from is in the final primary's oplog (a \"local\" read may, and is counted)"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

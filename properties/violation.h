@@ -36,8 +36,9 @@ enum class Property {
   kReplicasConverge,
   kOnePrimaryPerTerm,
   kMajorityWritesSurvive,
+  kMajorityReadsSurvive,
 };
-inline constexpr size_t kPropertyCount = 24;
+inline constexpr size_t kPropertyCount = 25;
 
 struct Violation {
   Property property;

@@ -85,6 +85,8 @@ const std::vector<BugInfo>& catalogue() {
        "scenarios/failover.json", Property::kOnePrimaryPerTerm, {}},
       {Bug::kMajorityCountsPrimaryTwice, "a w:\"majority\" write counts the primary's own acknowledgement twice toward the majority",
        "scenarios/failover.json", Property::kMajorityWritesSurvive, {}},
+      {Bug::kMajorityReadSkipsWait, "a find with readConcern \"majority\" returns what the primary has without waiting until a majority holds it",
+       "scenarios/failover.json", Property::kMajorityReadsSurvive, {}},
   };
   return bugs;
 }

@@ -37,6 +37,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kRollbackSkipsRefetch, "rollback_skips_refetch"},
     {Bug::kCandidateKeepsTerm, "candidate_keeps_term"},
     {Bug::kMajorityCountsPrimaryTwice, "majority_counts_primary_twice"},
+    {Bug::kMajorityReadSkipsWait, "majority_read_skips_wait"},
 }};
 
 std::optional<Bug> g_enabled;

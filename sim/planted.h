@@ -41,9 +41,10 @@ enum class Bug {
   kRollbackSkipsRefetch,   // a rollback truncates the oplog but keeps the divergent documents
   kCandidateKeepsTerm,     // a candidate stands for election in its current term instead of the next
   kMajorityCountsPrimaryTwice,  // a w:"majority" write counts the primary's own acknowledgement twice
+  kMajorityReadSkipsWait,  // a readConcern "majority" find returns without waiting for the commit point
 };
 
-inline constexpr size_t kBugCount = 29;
+inline constexpr size_t kBugCount = 30;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

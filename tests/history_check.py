@@ -12,8 +12,9 @@ For each trace (JSON or JSON Lines) it:
   4. decides every TTL delete from its own evidence: a Date below the bound, and the bound no
      later than the delete's time minus the index's expireAfterSeconds (from the catalog row);
   5. for a replica set: each member's documents against the final primary's, and with elections,
-     one primary and one vote per term and every acknowledged w:"majority" write's oplog entry in
-     the final primary's oplog (from the client history and the final_oplog event);
+     one primary and one vote per term, every acknowledged w:"majority" write's oplog entry and
+     every readConcern "majority" find's read point in the final primary's oplog (from the client
+     history and the final_oplog event), and the count of "local" reads that saw a rollback;
   6. compares its verdict with the trace's: a run the trace calls OK must check here, and a run
      whose trace reports a durability violation must fail here too.
 Prints one line per trace; exits 1 if any trace disagrees.
@@ -389,14 +390,14 @@ class Judgement:
         lists the final primary's oplog as runs of ts with one term. An entry at or above the
         oldest ts kept must be there with its term; majority_writes_survive fails exactly then."""
         finals = [e for e in self.t["events"] if e["kind"] == "final_oplog"]
-        self.found_lost_majority_write = False
+        self.found_lost_majority_write = self.found_rolled_back_read = False
         if not finals:
             return
         runs = finals[-1]["details"]["runs"]
         first_ts = runs[0][0] if runs else 0
         def holds(ts, term):
             return any(a <= ts <= b and t == term for a, b, t in runs)
-        w_of = {e["details"]["seq"]: e["details"]["w"] for e in self.t["events"] if e["kind"] == "client_invoke"}
+        w_of = {e["details"]["seq"]: e["details"].get("w") for e in self.t["events"] if e["kind"] == "client_invoke"}
         lost = set()
         for e in self.t["events"]:
             d = e.get("details", {})
@@ -406,10 +407,36 @@ class Judgement:
             if ts >= first_ts and not holds(ts, term):
                 lost.add(e["i"])
         self.found_lost_majority_write = bool(lost)
+        self.compare_flagged("majority_writes_survive", lost, "majority writes lost")
+        self.judge_reads(holds, first_ts)
+
+    def judge_reads(self, holds, first_ts):
+        """A find's read point must be in the final oplog if it read with readConcern "majority";
+        a "local" read's may be missing (its write was rolled back): counted, as reads_checked says."""
+        concern = {e["details"]["seq"]: e["details"].get("read_concern") for e in self.t["events"] if e["kind"] == "client_invoke"}
+        rolled_back, local = set(), 0
+        for e in self.t["events"]:
+            d = e.get("details", {})
+            if e["kind"] != "client_complete" or d["fate"] != "ok" or "read_point" not in d:
+                continue
+            ts, term = d["read_point"]["ts"], d["read_point"]["term"]
+            if ts < first_ts or holds(ts, term):
+                continue
+            if concern.get(d["seq"]) == "majority":
+                rolled_back.add(e["i"])
+            else:
+                local += 1
+        self.found_rolled_back_read = bool(rolled_back)
+        self.compare_flagged("majority_reads_survive", rolled_back, "majority reads rolled back")
+        counts = [e["details"]["local_reads_rolled_back"] for e in self.t["events"] if e["kind"] == "reads_checked"]
+        if counts and counts[-1] != local:
+            self.problems.append("local reads rolled back: %d per the history, %d per the trace" % (local, counts[-1]))
+
+    def compare_flagged(self, prop, found, what):
         flagged = {e["details"].get("subject") for e in self.t["events"]
-                   if e["kind"] == "violation" and e["details"]["property"] == "majority_writes_survive"}
-        if lost != flagged:
-            self.problems.append("majority writes lost per the history: events %s; per the trace: %s" % (sorted(lost)[:5], sorted(flagged)[:5]))
+                   if e["kind"] == "violation" and e["details"]["property"] == prop}
+        if found != flagged:
+            self.problems.append("%s per the history: events %s; per the trace: %s" % (what, sorted(found)[:5], sorted(flagged)[:5]))
 
 
 def main(argv):
@@ -420,7 +447,7 @@ def main(argv):
         c = Judgement(read_trace(path))
         c.run()
         caught = c.flagged > 0 or c.found_durability_violation or c.found_divergence or c.found_two_primaries or \
-            c.found_lost_majority_write
+            c.found_lost_majority_write or c.found_rolled_back_read
         verdict_ok = c.t["verdict"]["ok"]
         if expect_violation:
             bad = not caught

@@ -70,7 +70,8 @@ run ttl_wrong_units.json "$planted" ttl_vs_manual_delete 1 --plant ttl_wrong_uni
 run apply_skips_deletes.json "$planted" replica_set_members 1 --plant apply_skips_deletes --set swarm=null --set fault_plan=[]
 run candidate_keeps_term.json "$planted" failover 1 --plant candidate_keeps_term
 run majority_counts_primary_twice.json "$planted" failover 2 --plant majority_counts_primary_twice
+run majority_read_skips_wait.json "$planted" failover 2 --plant majority_read_skips_wait
 "$py" "$src/tests/history_check.py" --expect-violation "$work/ack_before_sync.json" "$work/ttl_wrong_units.json" "$work/apply_skips_deletes.json" \
-  "$work/candidate_keeps_term.json" "$work/majority_counts_primary_twice.json" ||
+  "$work/candidate_keeps_term.json" "$work/majority_counts_primary_twice.json" "$work/majority_read_skips_wait.json" ||
   fail "the checker missed a planted bug"
 echo "history_check: agreement, edited histories and planted bugs as expected"

@@ -4,7 +4,10 @@
 // (draining), creates the workload's schema if it is missing (the first primary's first start),
 // and only then takes writes, whose oplog entries carry its term. A w:"majority" write is
 // journaled and waits until a majority of voting members hold its entry (the commit point:
-// world/replica_set.h), the primary steps down, or its wtimeout passes.
+// world/replica_set.h), the primary steps down, or its wtimeout passes. A find with readConcern
+// "majority" waits the same way for the newest entry of the oplog it read from; a "local" find
+// answers at once.
+#include "sim/planted.h"
 #include "world/elector.h"
 #include "world/replica_set.h"
 #include "world/secondary_system.h"
@@ -62,6 +65,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
       return reply;
     }
     reply.fate = ClientReply::Fate::kOk;
+    if (!d.is_write()) return read_concern(*op, request, term, reply);
     if (request.majority && op->last_op_ts > 0) wait_for_majority(op->last_op_ts, term, request.wtimeout_ns, &reply);
     return reply;
   }
@@ -93,6 +97,16 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
     if (!elector_.draining() || elector_.term() != term) return;  // it stepped down meanwhile
     engine_->set_oplog_term(term);
     elector_.drained();
+  }
+
+  // A find's read point: the newest entry committed once it had read (every write it saw is at
+  // or below it); readConcern "majority" waits until a majority holds it.
+  ClientReply read_concern(engine::OperationContext& op, const ClientRequest& request, uint64_t term, ClientReply reply) {
+    const engine::OplogEntry newest = last_applied(op);
+    reply.read_point = {newest.ts, newest.term};
+    const bool skip = planted::active(planted::Bug::kMajorityReadSkipsWait);
+    if (request.majority && newest.ts > 0 && !skip) wait_for_majority(newest.ts, term, request.wtimeout_ns, &reply);
+    return reply;
   }
 
   void wait_for_majority(uint64_t ts, uint64_t term, sim::Nanos wtimeout_ns, ClientReply* reply) {

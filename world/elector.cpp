@@ -10,6 +10,10 @@
 namespace wtsim::world {
 namespace {
 
+// Whether oplog `a` is newer than `b`: by the term of its newest entry, then by its ts (the
+// rule a vote and a priority takeover judge by).
+bool newer(const OplogId& a, const OplogId& b) { return a.term != b.term ? a.term > b.term : a.ts > b.ts; }
+
 // MongoDB's: the election timeout's random offset is up to 15 % of it.
 constexpr double kOffsetFractionMax = 0.15;
 // A heartbeat or vote request unanswered this long is lost.
@@ -30,7 +34,7 @@ Elector::Elector(RunContext& run, NodeContext& host, ReplicaSet& set, Applied ap
     : run_(run),
       host_(host),
       set_(set),
-      applied_(std::move(applied)),
+      read_applied_(std::move(applied)),
       may_stand_(std::move(may_stand)),
       member_(host.member()),
       rng_(sim::stream(run.seed(), "elections.m" + std::to_string(host.member()))),
@@ -76,6 +80,17 @@ void Elector::drained() {
 
 std::optional<size_t> Elector::primary_known() const { return writable() ? std::optional<size_t>(member_) : primary_known_; }
 
+std::optional<size_t> Elector::sync_source() const {
+  if (const std::optional<size_t> primary = primary_known()) return primary;
+  const sim::Nanos since_ns = run_.sim().now_ns() - set_.spec().election_timeout_ns;
+  std::optional<size_t> best;
+  for (size_t m = 0; m < set_.members(); ++m) {
+    if (m == member_ || heard_ns_[m] < since_ns || !newer(peer_applied_[m], applied_)) continue;
+    if (!best || newer(peer_applied_[m], peer_applied_[*best])) best = m;
+  }
+  return best;
+}
+
 void Elector::loop() {
   sim::Simulator& sim = run_.sim();
   const sim::Nanos end_ns = run_.end_ns();
@@ -87,8 +102,9 @@ void Elector::loop() {
     }
     if (role_ != Role::kSecondary) {
       check_majority();
-    } else if (electable() && !standing_ && sim.now_ns() >= election_deadline_ns_) {
-      stand("election timeout");
+    } else if (sim.now_ns() >= election_deadline_ns_) {
+      primary_known_.reset();  // not heard from within the election timeout
+      if (electable() && !standing_) stand("election timeout");
     }
     sim.sleep_for(kTickNs);
   }
@@ -124,7 +140,7 @@ void Elector::heartbeat(size_t to) {
   // Priority takeover: a caught-up member with a higher priority than the primary's stands.
   const auto& members = set_.spec().members;
   if (electable() && members[member_].priority > members[to].priority && !standing_) {
-    if (applied_now() >= reply->applied) stand("priority takeover");
+    if (!newer(reply->applied, applied_now())) stand("priority takeover");
   }
 }
 
@@ -144,7 +160,7 @@ VoteReply Elector::on_vote_request(const VoteRequest& req) {
     denied = "its term is older than ours";
   } else if (record_.voted_for && *record_.voted_for != req.candidate) {
     denied = "we voted for another candidate in this term";
-  } else if (applied > req.applied) {
+  } else if (newer(applied, req.applied)) {
     denied = "its oplog is behind ours";
   }
   const uint64_t e = event("vote", {{"candidate", req.candidate}, {"term", req.term}, {"granted", denied == nullptr},
@@ -243,7 +259,8 @@ void Elector::reset_election_deadline() {
 
 OplogId Elector::applied_now() {
   const auto op = host_.open_operation("read_applied");
-  return applied_(*op);
+  applied_ = read_applied_(*op);
+  return applied_;
 }
 
 uint64_t Elector::event(const char* kind, nlohmann::json details) {

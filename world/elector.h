@@ -78,6 +78,10 @@ class Elector {
   void drained();
   // The member this one believes to be primary now (itself when it is).
   std::optional<size_t> primary_known() const;
+  // Whom to fetch from: the primary it knows of; without one, the member heard from within the
+  // election timeout whose oplog is newest and newer than its own (MongoDB's chaining), so that
+  // a secondary left behind catches up and may win the next election.
+  std::optional<size_t> sync_source() const;
 
   // A peer's requests, answered in a fiber of this member's node.
   HeartbeatReply on_heartbeat(const Heartbeat& hb);
@@ -104,7 +108,7 @@ class Elector {
   RunContext& run_;
   NodeContext& host_;
   ReplicaSet& set_;
-  Applied applied_;
+  Applied read_applied_;
   MayStand may_stand_;
   const size_t member_;
   sim::Rng rng_;  // the election timeout's random offset
@@ -116,6 +120,7 @@ class Elector {
   sim::Nanos next_heartbeat_ns_ = 0;
   std::vector<sim::Nanos> heard_ns_;  // per member: the last heartbeat exchanged with it (-1: never)
   std::vector<OplogId> peer_applied_;  // per member: its newest entry, as its last heartbeat said
+  OplogId applied_;                    // its own newest entry, as last read
   bool standing_ = false;             // an election of ours is under way
 };
 

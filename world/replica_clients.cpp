@@ -42,7 +42,7 @@ void ReplicaClients::client(int index) {
     sim.sleep_for(rng.between(0, 2 * w.think_ns));
     if (sim.now_ns() >= run_.end_ns()) break;
     ClientRequest request{draw_documents_op(rng, w), false, rs.wtimeout_ns};
-    request.majority = request.op.is_write() && rng.chance(rs.majority_fraction);
+    request.majority = rng.chance(rs.majority_fraction);
     operation(index, request);
   }
 }
@@ -53,9 +53,14 @@ void ReplicaClients::operation(int index, const ClientRequest& request) {
     if (!primary_) return;  // the run ended without one
     const size_t member = *primary_;
     const uint64_t seq = ++seq_;
-    event("client_invoke", {{"client", index}, {"seq", seq}, {"op", request.op.name()}, {"member", member},
-                            {"w", request.majority ? nlohmann::json("majority") : nlohmann::json(1)},
-                            {"j", request.op.durable || request.majority}, {"attempt", tries + 1}});
+    nlohmann::json invoke = {{"client", index}, {"seq", seq}, {"op", request.op.name()}, {"member", member}, {"attempt", tries + 1}};
+    if (request.op.is_write()) {
+      invoke["w"] = request.majority ? nlohmann::json("majority") : nlohmann::json(1);
+      invoke["j"] = request.op.durable || request.majority;
+    } else {
+      invoke["read_concern"] = request.majority ? "majority" : "local";
+    }
+    event("client_invoke", std::move(invoke));
     const Attempt a = attempt(member, request);
     nlohmann::json done = {{"client", index}, {"seq", seq}, {"member", member}};
     if (!a.answered) {
@@ -65,11 +70,13 @@ void ReplicaClients::operation(int index, const ClientRequest& request) {
       done["fate"] = fate_name(a.reply.fate);
       if (!a.reply.why.empty()) done["why"] = a.reply.why;
       if (a.reply.last_op.ts > 0) done["entry"] = {{"ts", a.reply.last_op.ts}, {"term", a.reply.last_op.term}};
+      if (a.reply.read_point.ts > 0) done["read_point"] = {{"ts", a.reply.read_point.ts}, {"term", a.reply.read_point.term}};
     }
     const uint64_t complete = event("client_complete", std::move(done));
     if (a.answered && a.reply.fate == ClientReply::Fate::kOk) {
       run_.note_progress();
-      if (request.majority && a.reply.last_op.ts > 0) set_.note_majority_ack(a.reply.last_op, complete);
+      if (request.op.is_write() && request.majority && a.reply.last_op.ts > 0) set_.note_majority_ack(a.reply.last_op, complete);
+      if (!request.op.is_write()) set_.note_read(a.reply.read_point, request.majority, complete);
       return;
     }
     primary_.reset();  // find the primary again

@@ -64,17 +64,44 @@ std::optional<size_t> ReplicaSet::final_primary() const {
   return best;
 }
 
-void ReplicaSet::check_majority_writes(const std::vector<OplogId>& final_oplog) {
-  const uint64_t first_ts = final_oplog.empty() ? 0 : final_oplog.front().ts;
+void ReplicaSet::note_read(OplogId read_point, bool majority, uint64_t event) { reads_.push_back({read_point, majority, event}); }
+
+namespace {
+
+// Whether the oplog holds `entry`, or trimmed its ts (nothing to judge then: a later entry kept
+// vouches for it).
+bool holds_or_trimmed(const std::vector<OplogId>& oplog, OplogId entry) {
+  if (oplog.empty() || entry.ts < oplog.front().ts) return !oplog.empty();
+  const auto it = std::lower_bound(oplog.begin(), oplog.end(), OplogId{entry.ts, 0});
+  return it != oplog.end() && it->ts == entry.ts && it->term == entry.term;
+}
+
+std::string found_at(const std::vector<OplogId>& oplog, uint64_t ts) {
+  const auto it = std::lower_bound(oplog.begin(), oplog.end(), OplogId{ts, 0});
+  return it != oplog.end() && it->ts == ts ? "an entry of term " + std::to_string(it->term) : "no entry";
+}
+
+}  // namespace
+
+uint64_t ReplicaSet::check_against_final_oplog(const std::vector<OplogId>& final_oplog) {
   for (const auto& [entry, event] : majority_acks_) {
-    if (entry.ts < first_ts) continue;  // trimmed since: a later entry of its term vouches for it
-    const auto it = std::lower_bound(final_oplog.begin(), final_oplog.end(), OplogId{entry.ts, 0});
-    if (it != final_oplog.end() && it->ts == entry.ts && it->term == entry.term) continue;
-    const std::string found = it != final_oplog.end() && it->ts == entry.ts ? "an entry of term " + std::to_string(it->term) : "no entry";
+    if (holds_or_trimmed(final_oplog, entry)) continue;
     run_.violation(properties::Property::kMajorityWritesSurvive,
                    "a write acknowledged with w:\"majority\" at ts " + std::to_string(entry.ts) + " (term " + std::to_string(entry.term) +
-                       ") is lost: the final primary's oplog has " + found + " there", event);
+                       ") is lost: the final primary's oplog has " + found_at(final_oplog, entry.ts) + " there", event);
   }
+  uint64_t local_rolled_back = 0;
+  for (const Read& r : reads_) {
+    if (r.point.ts == 0 || holds_or_trimmed(final_oplog, r.point)) continue;
+    if (!r.majority) {
+      ++local_rolled_back;  // allowed: readConcern "local" may see what is rolled back
+      continue;
+    }
+    run_.violation(properties::Property::kMajorityReadsSurvive,
+                   "a readConcern \"majority\" find read up to ts " + std::to_string(r.point.ts) + " (term " + std::to_string(r.point.term) +
+                       "), which was rolled back: the final primary's oplog has " + found_at(final_oplog, r.point.ts) + " there", r.event);
+  }
+  return local_rolled_back;
 }
 
 }  // namespace wtsim::world

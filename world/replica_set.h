@@ -6,7 +6,10 @@
 //   one_primary_per_term    two members elected in one term, or one member voting for two
 //                           candidates in one term;
 //   majority_writes_survive a write acknowledged with w:"majority" whose oplog entry is not in
-//                           the final primary's oplog.
+//                           the final primary's oplog;
+//   majority_reads_survive  a readConcern "majority" find whose read point is not in the final
+//                           primary's oplog (it saw a write later rolled back). A "local" find may
+//                           see one: counted, never a violation.
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -28,7 +31,8 @@ class Elector;
 // A client's request to a member, and its answer (world/replica_clients.h).
 struct ClientRequest {
   DocumentsOp op;
-  bool majority = false;  // w:"majority" (and j:true, MongoDB's default for it)
+  // A write's w:"majority" (and j:true, MongoDB's default for it); a find's readConcern "majority".
+  bool majority = false;
   sim::Nanos wtimeout_ns = 0;
 };
 struct ClientReply {
@@ -36,6 +40,9 @@ struct ClientReply {
   Fate fate = Fate::kFailed;
   engine::Status status;
   OplogId last_op;  // the newest oplog entry the command wrote (ts 0: none)
+  // A find's: the newest entry of the primary's oplog once the find had read. Every write the
+  // find saw is at or below it in that oplog; a majority read returns only once a majority holds it.
+  OplogId read_point;
   std::string why;
 };
 
@@ -73,12 +80,14 @@ class ReplicaSet {
   void note_elected(size_t member, uint64_t term, uint64_t event);
   void note_vote(size_t voter, uint64_t term, size_t candidate, uint64_t event);
   void note_majority_ack(OplogId entry, uint64_t event);
+  void note_read(OplogId read_point, bool majority, uint64_t event);
 
   // --- The end of the run. ---
   // The writable primary of the highest term, if any.
   std::optional<size_t> final_primary() const;
-  // Every acknowledged w:"majority" write against the final primary's oplog.
-  void check_majority_writes(const std::vector<OplogId>& final_oplog);
+  // Every acknowledged w:"majority" write and every read's point against the final primary's
+  // oplog. Returns how many "local" reads saw a write later rolled back.
+  uint64_t check_against_final_oplog(const std::vector<OplogId>& final_oplog);
 
  private:
   RunContext& run_;
@@ -90,6 +99,12 @@ class ReplicaSet {
   std::map<uint64_t, size_t> elected_;                     // term -> member
   std::map<std::pair<size_t, uint64_t>, size_t> votes_;    // (voter, term) -> candidate
   std::vector<std::pair<OplogId, uint64_t>> majority_acks_;  // entry, its ack event
+  struct Read {
+    OplogId point;
+    bool majority;
+    uint64_t event;
+  };
+  std::vector<Read> reads_;
 };
 
 }  // namespace wtsim::world

@@ -10,9 +10,11 @@
 namespace wtsim::world {
 namespace {
 
-// The primary's side of a fetch: checks the asking member's last entry against its own, then reads.
-int serve_fetch(engine::DocumentEngine& primary, engine::OperationContext& op, uint64_t after_ts, uint64_t after_term,
-                SyncBatch* out) {
+// A serve function's answer when only a primary may answer the request (not a WiredTiger code).
+constexpr int kNotAuthoritative = -1;
+
+int serve_fetch_checked(engine::DocumentEngine& primary, engine::OperationContext& op, uint64_t after_ts, uint64_t after_term,
+                        SyncBatch* out) {
   if (after_ts > 0 && after_ts < primary.first_oplog_ts()) {
     out->outcome = SyncBatch::Outcome::kTooStale;
     out->why = "the primary's oldest entry is at ts " + std::to_string(primary.first_oplog_ts()) + ", above the member's last (" +
@@ -37,6 +39,19 @@ int serve_fetch(engine::DocumentEngine& primary, engine::OperationContext& op, u
   out->catalog = catalog.collections();
   out->outcome = SyncBatch::Outcome::kEntries;
   return 0;
+}
+
+// The source's side of a fetch: checks the asking member's last entry against its own, then
+// reads. Only a primary (`authoritative`) decides that the member diverged or is too stale; a
+// secondary source (chaining) that cannot serve it says so, and the member asks again later.
+int serve_fetch(engine::DocumentEngine& primary, engine::OperationContext& op, uint64_t after_ts, uint64_t after_term,
+                bool authoritative, SyncBatch* out) {
+  const int ret = serve_fetch_checked(primary, op, after_ts, after_term, out);
+  if (ret == 0 && !authoritative && (out->outcome == SyncBatch::Outcome::kDiverged || out->outcome == SyncBatch::Outcome::kTooStale)) {
+    out->outcome = SyncBatch::Outcome::kUnreachable;
+    out->why = "a secondary source cannot serve it: " + out->why;
+  }
+  return ret;
 }
 
 int serve_terms(engine::DocumentEngine& primary, engine::OperationContext& op, uint64_t lo_ts, uint64_t hi_ts, OplogTerms* out) {
@@ -64,8 +79,8 @@ int serve_refetch(engine::DocumentEngine& primary, engine::OperationContext& op,
 SyncBatch SyncSource::fetch(size_t member, uint64_t after_ts, uint64_t after_term) {
   auto batch = std::make_shared<SyncBatch>();
   size_t source = 0;
-  const std::string why = ask(member, [batch, after_ts, after_term](engine::DocumentEngine& primary, engine::OperationContext& op) {
-    return serve_fetch(primary, op, after_ts, after_term, batch.get());
+  const std::string why = ask(member, [batch, after_ts, after_term](engine::DocumentEngine& primary, engine::OperationContext& op, bool authoritative) {
+    return serve_fetch(primary, op, after_ts, after_term, authoritative, batch.get());
   }, &source);
   if (!why.empty()) return SyncBatch{SyncBatch::Outcome::kUnreachable, {}, {}, why};
   if (batch->outcome == SyncBatch::Outcome::kEntries && on_position_) on_position_(source, member, after_ts, after_term);
@@ -74,7 +89,8 @@ SyncBatch SyncSource::fetch(size_t member, uint64_t after_ts, uint64_t after_ter
 
 OplogTerms SyncSource::terms(size_t member, uint64_t lo_ts, uint64_t hi_ts) {
   auto terms = std::make_shared<OplogTerms>();
-  const std::string why = ask(member, [terms, lo_ts, hi_ts](engine::DocumentEngine& primary, engine::OperationContext& op) {
+  const std::string why = ask(member, [terms, lo_ts, hi_ts](engine::DocumentEngine& primary, engine::OperationContext& op, bool authoritative) {
+    if (!authoritative) return kNotAuthoritative;  // a rollback follows a primary only
     return serve_terms(primary, op, lo_ts, hi_ts, terms.get());
   });
   if (!why.empty()) {
@@ -89,7 +105,8 @@ OplogTerms SyncSource::terms(size_t member, uint64_t lo_ts, uint64_t hi_ts) {
 Refetched SyncSource::refetch(size_t member, const std::vector<DocumentKey>& keys) {
   assert(keys.size() <= kRefetchDocumentsMax);
   auto refetched = std::make_shared<Refetched>();
-  const std::string why = ask(member, [refetched, keys](engine::DocumentEngine& primary, engine::OperationContext& op) {
+  const std::string why = ask(member, [refetched, keys](engine::DocumentEngine& primary, engine::OperationContext& op, bool authoritative) {
+    if (!authoritative) return kNotAuthoritative;
     return serve_refetch(primary, op, keys, refetched.get());
   });
   if (!why.empty()) {
@@ -117,11 +134,12 @@ std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_
     }
     NodeContext& host = rpc_.host(s);
     const auto op = host.open_operation("sync_source_session");
-    *ret = host.node_call("sync_source", [&] { return serve(*engine, *op); }, {.handle_failure = false});
+    const bool authoritative = !authoritative_ || authoritative_(s);
+    *ret = host.node_call("sync_source", [&] { return serve(*engine, *op, authoritative); }, {.handle_failure = false});
     *done = true;
   });
   if (!why.empty()) return why;
-  if (*not_source) return "member " + std::to_string(*source) + " is not a primary";
+  if (*not_source || *ret == kNotAuthoritative) return "member " + std::to_string(*source) + " is not a primary";
   return *ret != 0 ? wiredtiger_strerror(*ret) : "";
 }
 

@@ -77,8 +77,17 @@ class SyncSource {
   // (ts, term), which the member has made durable (a w:"majority" write's commit point).
   using OnPosition = std::function<void(size_t source, size_t member, uint64_t ts, uint64_t term)>;
 
-  SyncSource(MemberRpc& rpc, EngineOf engine_of, SourceOf source_of, OnPosition on_position = nullptr)
-      : rpc_(rpc), engine_of_(std::move(engine_of)), source_of_(std::move(source_of)), on_position_(std::move(on_position)) {}
+  // Whether a member's answer decides that the asking member diverged or is too stale (with
+  // elections, only a primary's does); null: every source's does.
+  using Authoritative = std::function<bool(size_t member)>;
+
+  SyncSource(MemberRpc& rpc, EngineOf engine_of, SourceOf source_of, OnPosition on_position = nullptr,
+             Authoritative authoritative = nullptr)
+      : rpc_(rpc),
+        engine_of_(std::move(engine_of)),
+        source_of_(std::move(source_of)),
+        on_position_(std::move(on_position)),
+        authoritative_(std::move(authoritative)) {}
 
   // From a fiber of `member`: the source's entries above (after_ts, after_term) (0, 0: from the
   // start). Costs the network's delays both ways, as every request does.
@@ -90,8 +99,9 @@ class SyncSource {
   Refetched refetch(size_t member, const std::vector<DocumentKey>& keys);
 
  private:
-  // The source's side of a request: fills the reply; WiredTiger's code.
-  using Serve = std::function<int(engine::DocumentEngine&, engine::OperationContext&)>;
+  // The source's side of a request: fills the reply; WiredTiger's code. `authoritative`: the
+  // source may decide that the member diverged or is too stale.
+  using Serve = std::function<int(engine::DocumentEngine&, engine::OperationContext&, bool authoritative)>;
   // Sends a request over the network, has the source serve it, and brings the answer back:
   // "" if it was answered, else why not. `source`: who answered.
   std::string ask(size_t member, const Serve& serve, size_t* source = nullptr);
@@ -100,6 +110,7 @@ class SyncSource {
   EngineOf engine_of_;
   SourceOf source_of_;
   OnPosition on_position_;
+  Authoritative authoritative_;
 };
 
 }  // namespace wtsim::world

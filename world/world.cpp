@@ -113,17 +113,20 @@ void World::build_replica_set(uint64_t seed, faults::FaultPlan first_plan) {
   network_ = std::make_unique<faults::Network>(seed, endpoints, rs.latency_min_ns, rs.latency_max_ns);
   rpc_ = std::make_unique<MemberRpc>(sim_, *network_);
   if (rs.elections) set_ = std::make_unique<ReplicaSet>(*this, *rpc_);
-  // Without elections every member syncs from the first; with them, from the primary it knows.
-  auto engine_of = [this](size_t m) -> engine::DocumentEngine* {
-    return set_ && !set_->elector(m).writable() ? nullptr : hosts_[m]->serving_engine();
-  };
+  // Without elections every member syncs from the first; with them, from the primary it knows
+  // or, without one, from a member ahead of it (world/elector.h).
+  auto engine_of = [this](size_t m) -> engine::DocumentEngine* { return hosts_[m]->serving_engine(); };
   auto source_of = [this](size_t m) -> std::optional<size_t> {
     if (!set_) return 0;
-    return final_source_ ? final_source_ : set_->elector(m).primary_known();
+    return final_source_ ? final_source_ : set_->elector(m).sync_source();
   };
   SyncSource::OnPosition on_position = nullptr;
-  if (set_) on_position = [this](size_t source, size_t m, uint64_t ts, uint64_t term) { set_->note_position(source, m, {ts, term}); };
-  sync_source_ = std::make_unique<SyncSource>(*rpc_, engine_of, source_of, on_position);
+  SyncSource::Authoritative authoritative = nullptr;
+  if (set_) {
+    on_position = [this](size_t source, size_t m, uint64_t ts, uint64_t term) { set_->note_position(source, m, {ts, term}); };
+    authoritative = [this](size_t source) { return set_->elector(source).writable(); };
+  }
+  sync_source_ = std::make_unique<SyncSource>(*rpc_, engine_of, source_of, on_position, authoritative);
   for (size_t m = 0; m < rs.size(); ++m) {
     SyncSource* source = m > 0 || set_ ? sync_source_.get() : nullptr;
     hosts_.push_back(std::make_unique<NodeHost>(*this, m == 0 ? std::move(first_plan) : rs.members[m].fault_plan, m, source, set_.get()));
@@ -197,8 +200,9 @@ void World::final_checks() {
   if (hosts_.size() > 1) check_convergence(*primary);
   if (set_) {
     const std::vector<OplogId>& oplog = hosts_[*primary]->final_oplog();
-    trace_->event(sim_.now_ns(), "checker", "final_oplog", {{"member", *primary}, {"runs", oplog_runs(oplog)}});
-    set_->check_majority_writes(oplog);
+    const uint64_t e = trace_->event(sim_.now_ns(), "checker", "final_oplog", {{"member", *primary}, {"runs", oplog_runs(oplog)}});
+    const uint64_t local_rolled_back = set_->check_against_final_oplog(oplog);
+    trace_->event(sim_.now_ns(), "checker", "reads_checked", {{"final_oplog", e}, {"local_reads_rolled_back", local_rolled_back}});
   }
 }
 
