@@ -22,10 +22,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
   ElectableSystem(RunContext& run, NodeContext& host, SyncSource& source, ReplicaSet& set)
       : SecondarySystem(run, host, source),
         set_(set),
-        elector_(run, host, set, [this](engine::OperationContext& op) {
-          const engine::OplogEntry e = last_applied(op);
-          return OplogId{e.ts, e.term};
-        }, [this] { return !stopped(); }) {
+        elector_(run, host, set, [this](engine::OperationContext& op) { return newest_committed(op); }, [this] { return !stopped(); }) {
     set.add(host.member(), elector_, *this);
   }
 
@@ -102,11 +99,25 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
   // A find's read point: the newest entry committed once it had read (every write it saw is at
   // or below it); readConcern "majority" waits until a majority holds it.
   ClientReply read_concern(engine::OperationContext& op, const ClientRequest& request, uint64_t term, ClientReply reply) {
-    const engine::OplogEntry newest = last_applied(op);
-    reply.read_point = {newest.ts, newest.term};
+    const OplogId newest = newest_committed(op);
+    reply.read_point = newest;
     const bool skip = planted::active(planted::Bug::kMajorityReadSkipsWait);
     if (request.majority && newest.ts > 0 && !skip) wait_for_majority(newest.ts, term, request.wtimeout_ns, &reply);
     return reply;
+  }
+
+  // The newest committed entry of the oplog (ts 0: none). A primary's newest ts may belong to a
+  // transaction still open, or one rolled back: it looks back a window at a time from there.
+  OplogId newest_committed(engine::OperationContext& op) {
+    constexpr uint64_t kWindow = 64;
+    const uint64_t next = engine_->next_oplog_ts(), first = engine_->first_oplog_ts();
+    std::vector<engine::OplogEntry> entries;
+    for (uint64_t span = kWindow; entries.empty(); span *= 2) {
+      const uint64_t after = next > span ? next - span : 0;
+      host_.node_call("read_newest", [&] { return engine_->read_oplog_after(op, after, static_cast<size_t>(next - after), &entries); });
+      if (after < first) break;  // looked at the whole oplog
+    }
+    return entries.empty() ? OplogId{} : OplogId{entries.back().ts, entries.back().term};
   }
 
   void wait_for_majority(uint64_t ts, uint64_t term, sim::Nanos wtimeout_ns, ClientReply* reply) {
