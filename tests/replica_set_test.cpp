@@ -342,3 +342,43 @@ TEST(ReplicaSetSpec, TheBackupMemberMustBeAMember) {
 
 }  // namespace
 }  // namespace wtsim::world
+
+namespace wtsim::world {
+namespace {
+
+Scenario script_on_two_members(const std::string& steps, const std::string& extra = "") {
+  return scenario_from_json(nlohmann::json::parse(R"({"name": "rs_script", "duration_ms": 20000, "replica_set": {"members": [{}, {"priority": 0.5}])" +
+                                                  extra + R"(}, "steps": )" + steps + "}"),
+                            "rs_script.json");
+}
+
+TEST(ReplicaSetScript, AStepAddressesAMemberThatExists) {
+  try {
+    script_on_two_members(R"([{"cmd": "find", "ns": "test.c", "member": 2}])");
+    ADD_FAILURE() << "member 2 of two";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("rs_script.json: /steps/0/member: must be a member: below 2"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ReplicaSetScript, AwaitReplicationWaitsForEveryMemberOrTimesOut) {
+  // Member 1 cut off from 1 s to 10 s: the first wait times out, the second (after the heal) holds,
+  // and a find on member 1 then sees the insert made while it was cut off.
+  const Scenario s = script_on_two_members(R"([
+      {"cmd": "sleep", "ms": 2000},
+      {"cmd": "insert", "ns": "test.c", "docs": [{"_id": 1}, {"_id": 2}]},
+      {"cmd": "awaitReplication", "timeout_ms": 500, "expect": {"code": "WriteConcernFailed"}},
+      {"cmd": "find", "ns": "test.c", "member": 1, "expect": {"code": "HostUnreachable"}},
+      {"cmd": "sleep", "ms": 9000},
+      {"cmd": "awaitReplication", "expect": {"code": "OK"}},
+      {"cmd": "find", "ns": "test.c", "member": 1, "expect": {"n": 2}}])",
+                                           R"(, "network_faults": [{"kind": "isolate", "member": 1, "at_ms": 1000, "until_ms": 10000}])");
+  const RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  size_t held = 0;
+  for (const auto& e : r.trace->events()) held += e["kind"] == "script_step" && e["details"]["held"] == true;
+  EXPECT_EQ(held, 7u) << "every step held, the timed-out wait and the unreachable member as expected";
+}
+
+}  // namespace
+}  // namespace wtsim::world

@@ -22,7 +22,7 @@ std::string steps_error(const std::string& steps) {
 TEST(Script, BadStepsNameTheStepAndTheField) {
   EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{"_id":1}}])"), "");
   EXPECT_EQ(steps_error("[]"), "s.json: /steps: expected a non-empty array of steps, found array []");
-  EXPECT_NE(steps_error(R"([{"cmd":"find","ns":"t.c"},{"cmd":"instert"}])").find("s.json: /steps/1/cmd: unknown command \"instert\"; the commands are barrier"),
+  EXPECT_NE(steps_error(R"([{"cmd":"find","ns":"t.c"},{"cmd":"instert"}])").find("s.json: /steps/1/cmd: unknown command \"instert\"; the commands are awaitReplication, barrier"),
             std::string::npos);
   EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c"}])"), "s.json: /steps/0/docs: required field is missing");
   EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{},"colour":1}])"), "s.json: /steps/0/colour: unknown field");

@@ -2,6 +2,7 @@
 // What a System and its actors see of the run they are part of (world/system.h): the run's
 // parts, the verdict's entry points, and client bookkeeping. The world implements it; what is
 // the node's (its connection, its disk, calling into it) is in NodeContext (world/node_context.h).
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -14,10 +15,35 @@
 #include "world/scenario.h"
 #include "world/verdict.h"
 
+namespace wtsim::engine {
+class DocumentEngine;
+class OperationContext;
+}  // namespace wtsim::engine
+
 namespace wtsim::world {
+
+class NodeContext;
+
+// A replica set's other members as a script on the first member reaches them
+// (world/script_system.cpp): over the simulated network, served in a fiber of the member's node.
+class MemberAccess {
+ public:
+  using Read = std::function<void(NodeContext& member, engine::DocumentEngine& engine, engine::OperationContext& op)>;
+  // Runs `read` on member `member` (up and not restarting): "" once it ran, else why not.
+  virtual std::string read_on(size_t member, Read read) = 0;
+  // The newest oplog ts member `member` holds (0: down, or none).
+  virtual uint64_t newest_ts(size_t member) = 0;
+  virtual size_t member_count() const = 0;
+
+ protected:
+  ~MemberAccess() = default;
+};
 
 class RunContext {
  public:
+  // A replica set's members (null for a single node).
+  virtual MemberAccess* members() { return nullptr; }
+
   // --- The run's parts. ---
   virtual sim::Simulator& sim() = 0;
   virtual const Scenario& scenario() const = 0;

@@ -275,6 +275,24 @@ void set_field(nlohmann::json& j, const std::string& path, nlohmann::json value,
   *node = std::move(value);
 }
 
+namespace {
+
+// A script's steps that address a member name one of the replica set's (the script runs on the
+// first member, the fixed primary).
+void check_script_members(const Script& script, const ReplicaSetSpec& rs) {
+  for (const auto& steps : script.clients) {
+    for (const ScriptStep& step : steps) {
+      if (!step.args.contains("member")) continue;
+      const std::string path = "/steps/" + std::to_string(step.index) + "/member";
+      if (step.args["member"].get<uint64_t>() >= rs.size()) {
+        throw sim::JsonError(path, "must be a member: below " + std::to_string(rs.size()));
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) {
   try {
     ObjectReader r(j, "");
@@ -307,6 +325,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     } else if (s.workload.kind == WorkloadKind::kScript) {
       throw sim::JsonError("/steps", "required field is missing (workload kind \"script\")");
     }
+    if (s.script) check_script_members(*s.script, s.replica_set);
     if (s.backup.member >= s.replica_set.size()) {
       throw sim::JsonError("/backup/member", "must be a member: below " + std::to_string(s.replica_set.size()));
     }

@@ -23,7 +23,7 @@ const std::map<std::string, Fields>& commands() {
       {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}}},
       {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}}},
       {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}}},
-      {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}}},
+      {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}, {"member", false}}},
       {"sleep", {{"ms", true}}},
       {"checkpoint", {}},
       {"flush", {}},
@@ -31,6 +31,7 @@ const std::map<std::string, Fields>& commands() {
       {"waitTtlPass", {}},
       {"setParameter", {{"ttlMonitorEnabled", false}, {"ttlMonitorSleepSecs", false}}},
       {"barrier", {}},
+      {"awaitReplication", {{"timeout_ms", false}}},
   };
   return kCommands;
 }
@@ -60,7 +61,8 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled"};
   static const std::vector<std::string> kObjects = {"filter", "update", "replacement"};
   static const std::vector<std::string> kStrings = {"ns", "name", "index", "hint"};
-  static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops"};
+  static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops", "member",
+                                                   "timeout_ms"};
   const auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), field) != names.end(); };
   if (in(kBools)) expect_type(v, v.is_boolean(), path, "true or false");
   if (in(kObjects)) expect_type(v, v.is_object(), path, "an object");
@@ -70,6 +72,7 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   constexpr uint64_t kYearS = 365ULL * 24 * 3600;
   if (field == "ttlMonitorSleepSecs") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= kYearS, path, "seconds in [1, a year]");
   if (field == "ms") expect_type(v, v.get<uint64_t>() <= kYearS * 1000, path, "milliseconds, at most a year");
+  if (field == "timeout_ms") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= 3'600'000, path, "milliseconds in [1, 3600000]");
   if (field == "ns") expect_type(v, v.get<std::string>().find('.') != std::string::npos, path, "\"db.collection\"");
   if (field == "key" || field == "sort") check_key(v, path);
   if (field == "docs") expect_type(v, v.is_object() || (v.is_array() && !v.empty()), path, "a document or a non-empty array of them");
@@ -140,9 +143,11 @@ StepExpectation expectation_from(const nlohmann::json& j, const std::string& pat
   if (r.has("modified")) e.modified = r.u64("modified");
   if (r.has("code")) {
     e.code = r.string("code");
-    static const std::vector<std::string> kCodes = {"OK", "BadValue", "NamespaceNotFound", "IndexNotFound", "CannotGrowCapped", "DuplicateKey"};
+    static const std::vector<std::string> kCodes = {"OK", "BadValue", "NamespaceNotFound", "IndexNotFound", "CannotGrowCapped", "DuplicateKey",
+                                                    "WriteConcernFailed", "HostUnreachable"};
     if (std::find(kCodes.begin(), kCodes.end(), *e.code) == kCodes.end()) {
-      throw JsonError(path + "/code", "expected OK, BadValue, NamespaceNotFound, IndexNotFound, CannotGrowCapped or DuplicateKey");
+      throw JsonError(path + "/code", "expected OK, BadValue, NamespaceNotFound, IndexNotFound, CannotGrowCapped, DuplicateKey, "
+                                      "WriteConcernFailed (awaitReplication) or HostUnreachable (a member's find)");
     }
   }
   if (const nlohmann::json* x = r.optional("explain")) e.explain = pointer_map(*x, path + "/explain", false);

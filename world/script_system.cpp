@@ -23,6 +23,7 @@ struct StepResult {
   std::optional<uint64_t> n, modified;
   std::optional<engine::Document> docs;
   engine::Document explain;
+  std::optional<nlohmann::json> metrics;  // a read on another member: that member's
 };
 
 std::string code_name(engine::ErrorCode code) {
@@ -129,6 +130,7 @@ class ScriptSystem final : public DocSystem {
     const nlohmann::json a = resolve(step.args);
     if (step.cmd == "insert" || step.cmd == "update" || step.cmd == "replace" || step.cmd == "delete") return crud(op, step.cmd, a);
     if (step.cmd == "find") return find(op, a);
+    if (step.cmd == "awaitReplication") return await_replication(a);
     if (step.cmd == "create" || step.cmd == "createIndex" || step.cmd == "dropIndex" || step.cmd == "collMod") return ddl(op, step.cmd, a);
     world_control(op, step, a);
     return {};
@@ -155,12 +157,36 @@ class ScriptSystem final : public DocSystem {
     return r;
   }
 
-  StepResult find(engine::OperationContext& op, const nlohmann::json& a) {
+  static engine::FindRequest find_request(const nlohmann::json& a) {
     engine::FindRequest req;
     req.filter = a.value("filter", engine::Document::object());
     if (a.contains("sort")) req.sort = index_spec({{"key", a["sort"]}}).fields.front();
     req.limit = a.value("limit", uint64_t{0});
     req.hint = a.value("hint", "");
+    return req;
+  }
+
+  // A find on another member of the replica set, over the network; the step's metrics
+  // expectations are then that member's.
+  StepResult find_on(size_t member, const nlohmann::json& a) {
+    const engine::FindRequest req = find_request(a);
+    StepResult r;
+    const std::string why = run_.members()->read_on(member, [&](NodeContext& host, engine::DocumentEngine& e, engine::OperationContext& op) {
+      const engine::FindResult f = host.node_call("script_find", [&] { return e.find(op, a["ns"], req); });
+      r.code = code_text(f.status);
+      r.n = f.docs.size();
+      r.docs = engine::Document(f.docs);
+      r.explain = f.explain;
+      r.metrics = metrics_of(host, e, op);
+    });
+    if (!why.empty()) r = StepResult{"HostUnreachable"};
+    return r;
+  }
+
+  StepResult find(engine::OperationContext& op, const nlohmann::json& a) {
+    const size_t member = a.value("member", host_.member());
+    if (member != host_.member()) return find_on(member, a);
+    const engine::FindRequest req = find_request(a);
     const models::ReadScope read(host_.model());
     const engine::FindResult f = host_.node_call("script_find", [&] { return engine_->find(op, a["ns"], req); });
     if (f.status.ok()) check_find(a["ns"].get<std::string>(), req.filter, f.docs, read.token());
@@ -225,6 +251,27 @@ class ScriptSystem final : public DocSystem {
     while (arrivals_[ordinal] < script_.clients.size()) barrier_.wait(sim, "barrier");
   }
 
+  // Until every member holds this member's newest oplog entry (MongoDB's awaitReplication):
+  // "OK", or "WriteConcernFailed" once timeout_ms (default 10 s) passed first.
+  StepResult await_replication(const nlohmann::json& a) {
+    constexpr uint64_t kTimeoutMsDefault = 10'000;
+    sim::Simulator& sim = run_.sim();
+    MemberAccess* members = run_.members();
+    const uint64_t target = engine_->next_oplog_ts() - 1;
+    const sim::Nanos deadline_ns = sim.now_ns() + static_cast<sim::Nanos>(a.value("timeout_ms", kTimeoutMsDefault)) * sim::kNsPerMs;
+    const auto caught_up = [&] {
+      for (size_t m = 0; members != nullptr && m < members->member_count(); ++m) {
+        if (members->newest_ts(m) < target) return false;
+      }
+      return true;
+    };
+    while (!caught_up()) {
+      if (sim.now_ns() >= deadline_ns) return StepResult{"WriteConcernFailed"};
+      sim.sleep_for(kPollNs);
+    }
+    return {};
+  }
+
   void check(engine::OperationContext& op, const ScriptStep& step, const StepResult& r) {
     const StepExpectation& e = step.expect;
     if (unplanned_crash_ && !e.empty()) {
@@ -242,7 +289,7 @@ class ScriptSystem final : public DocSystem {
     if (e.docs) compare("docs", r.docs ? *r.docs : nlohmann::json(), resolve(*e.docs));
     for (const auto& [pointer, want] : e.explain) compare("explain " + pointer, value_at(r.explain, pointer), want);
     if (!e.metrics.empty()) {
-      const nlohmann::json metrics = current_metrics(op);
+      const nlohmann::json metrics = r.metrics ? *r.metrics : metrics_of(host_, *engine_, op);
       for (const auto& [pointer, want] : e.metrics) compare("metric " + pointer, value_at(metrics, pointer), want);
     }
     if (e.disk_bytes) compare("disk_bytes", host_.table_file_bytes(), *e.disk_bytes);
@@ -258,11 +305,11 @@ class ScriptSystem final : public DocSystem {
     return j.contains(p) ? j.at(p) : nlohmann::json();
   }
 
-  nlohmann::json current_metrics(engine::OperationContext& op) {
+  static nlohmann::json metrics_of(NodeContext& host, engine::DocumentEngine& e, engine::OperationContext& op) {
     engine::Document status;
-    host_.node_call("script_metrics", [&] { return status = engine_->server_status(op), 0; }, {.handle_failure = false});
+    host.node_call("script_metrics", [&] { return status = e.server_status(op), 0; }, {.handle_failure = false});
     nlohmann::json m = {{"serverStatus", std::move(status)}};
-    for (const auto& [ns, coll] : engine_->catalog().collections()) m["collStats"][ns] = engine_->coll_stats(ns);
+    for (const auto& [ns, coll] : e.catalog().collections()) m["collStats"][ns] = e.coll_stats(ns);
     return m;
   }
 

@@ -246,6 +246,24 @@ std::string oplog_difference(const std::vector<OplogId>& primary, const std::vec
 
 }  // namespace
 
+std::string World::read_on(size_t member, Read read) {
+  assert(rpc_ && member < hosts_.size());
+  constexpr sim::Nanos kReadTimeoutNs = 2 * sim::kNsPerSec;
+  NodeHost* host = hosts_[member].get();
+  return rpc_->call(0, member, "script-read", kReadTimeoutNs, [host, read = std::move(read)](bool* done) {
+    engine::DocumentEngine* engine = host->serving_engine();
+    if (engine == nullptr) return;
+    const auto op = host->open_operation("script_read_session");
+    read(*host, *engine, *op);
+    *done = true;
+  }, /*drop_on_crash=*/true);
+}
+
+uint64_t World::newest_ts(size_t member) {
+  engine::DocumentEngine* engine = hosts_.at(member)->serving_engine();
+  return engine == nullptr ? 0 : engine->next_oplog_ts() - 1;
+}
+
 void World::network_fault_actor() {
   struct Action {
     sim::Nanos at_ns;

@@ -64,7 +64,7 @@ RunResult run_scenario_forking(const Scenario& scenario, uint64_t seed, const Be
 // (world/node_host.h); the run's phases. Its actor: director (group "world") starts the node,
 // ends the fault phase, runs the liveness phase, waits for the node's fibers to end and has the
 // node make its final checks.
-class World final : public RunControl {
+class World final : public RunControl, public MemberAccess {
  public:
   World(const Scenario& scenario, uint64_t seed, faults::FaultPlan plan, ProgressFn progress = nullptr);
   ~World();
@@ -87,6 +87,12 @@ class World final : public RunControl {
   void client_finished() override;
   void note_progress() override;
   void note_workload_done() override { stats_.workload_done_ns = std::max(stats_.workload_done_ns, sim_.now_ns()); }
+  MemberAccess* members() override { return rpc_ ? this : nullptr; }
+
+  // --- MemberAccess: a replica set's members, for a script on the first (world/run_context.h). ---
+  std::string read_on(size_t member, Read read) override;
+  uint64_t newest_ts(size_t member) override;
+  size_t member_count() const override { return hosts_.size(); }
 
   // --- RunControl: for the node's lifecycle (world/run_control.h). ---
   sim::Nanos fault_end_ns() const override { return fault_end_ns_; }
