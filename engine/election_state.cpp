@@ -12,20 +12,11 @@ namespace {
 constexpr int64_t kKey = 1;        // one row
 constexpr int64_t kNoVote = -1;    // voted_for when the member has not voted in the term
 
-bool table_exists(WT_SESSION* s) {
-  WT_CURSOR* meta = nullptr;
-  if (s->open_cursor(s, "metadata:", nullptr, nullptr, &meta) != 0) return false;
-  meta->set_key(meta, ElectionState::kUri);
-  const bool exists = meta->search(meta) == 0;
-  meta->close(meta);
-  return exists;
-}
-
 }  // namespace
 
 int ElectionState::read(OperationContext& op, ElectionRecord* out) {
   *out = ElectionRecord{};
-  if (!table_exists(op.session())) return 0;
+  if (!table_exists(op.session(), kUri)) return 0;
   int ret = 0;
   WT_CURSOR* c = op.cursor(kUri, &ret);
   if (c == nullptr) return ret;
@@ -43,7 +34,7 @@ int ElectionState::read(OperationContext& op, ElectionRecord* out) {
 
 int ElectionState::write_durable(OperationContext& op, const ElectionRecord& record) {
   assert(!record.voted_for || *record.voted_for < 1000);
-  if (!table_exists(op.session())) {
+  if (!table_exists(op.session(), kUri)) {
     if (const int ret = create_table(op.session(), kUri, "key_format=q,value_format=Qq"); ret != 0) return ret;
   }
   int ret = op.begin();

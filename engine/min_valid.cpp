@@ -11,20 +11,11 @@ namespace {
 
 constexpr int64_t kKey = 1;  // one row
 
-bool table_exists(WT_SESSION* s) {
-  WT_CURSOR* meta = nullptr;
-  if (s->open_cursor(s, "metadata:", nullptr, nullptr, &meta) != 0) return false;
-  meta->set_key(meta, MinValid::kUri);
-  const bool exists = meta->search(meta) == 0;
-  meta->close(meta);
-  return exists;
-}
-
 }  // namespace
 
 int MinValid::open(OperationContext& op) {
   point_.reset();
-  if (!table_exists(op.session())) return 0;
+  if (!table_exists(op.session(), kUri)) return 0;
   int ret = 0;
   WT_CURSOR* c = op.cursor(kUri, &ret);
   if (c == nullptr) return ret;

@@ -38,4 +38,13 @@ int create_table(WT_SESSION* session, const char* uri, const char* table_config)
   return ret;
 }
 
+bool table_exists(WT_SESSION* session, const char* uri) {
+  WT_CURSOR* meta = nullptr;
+  if (session->open_cursor(session, "metadata:", nullptr, nullptr, &meta) != 0) return false;
+  meta->set_key(meta, uri);
+  const bool exists = meta->search(meta) == 0;
+  meta->close(meta);
+  return exists;
+}
+
 }  // namespace wtsim::engine

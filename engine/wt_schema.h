@@ -13,4 +13,7 @@ namespace wtsim::engine {
 // create left. Returns WiredTiger's code.
 int create_table(WT_SESSION* session, const char* uri, const char* config);
 
+// Whether WiredTiger's metadata holds `uri` (false also when the metadata cannot be read).
+bool table_exists(WT_SESSION* session, const char* uri);
+
 }  // namespace wtsim::engine
