@@ -53,7 +53,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
     const uint64_t term = elector_.term();
     const auto op = host_.open_operation("client_session");
     DocumentsOp d = request.op;
-    d.durable = d.durable || request.majority;  // MongoDB journals a w:"majority" write
+    if (d.is_write()) d.durable = d.durable || request.majority;  // MongoDB journals a w:"majority" write
     reply.status = run_documents_op(*op, d);
     reply.last_op = {op->last_op_ts, term};
     if (reply.status.wt_code != 0) {

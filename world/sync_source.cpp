@@ -124,14 +124,9 @@ std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_
   if (!source || *source == member) return "no primary is known";
   if (answered_by != nullptr) *answered_by = *source;
   auto ret = std::make_shared<int>(0);
-  auto not_source = std::make_shared<bool>(false);
-  const std::string why = rpc_.call(member, *source, "sync-source", kFetchTimeoutNs, [this, ret, not_source, serve, s = *source](bool* done) {
+  const std::string why = rpc_.call(member, *source, "sync-source", kFetchTimeoutNs, [this, ret, serve, s = *source](bool* done) {
     engine::DocumentEngine* engine = engine_of_(s);
-    if (engine == nullptr) {  // up, but no longer a primary (with elections): it says so
-      *not_source = true;
-      *done = true;
-      return;
-    }
+    if (engine == nullptr) return;  // not serving: no answer
     NodeContext& host = rpc_.host(s);
     const auto op = host.open_operation("sync_source_session");
     const bool authoritative = !authoritative_ || authoritative_(s);
@@ -139,7 +134,7 @@ std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_
     *done = true;
   });
   if (!why.empty()) return why;
-  if (*not_source || *ret == kNotAuthoritative) return "member " + std::to_string(*source) + " is not a primary";
+  if (*ret == kNotAuthoritative) return "member " + std::to_string(*source) + " is not a primary";
   return *ret != 0 ? wiredtiger_strerror(*ret) : "";
 }
 

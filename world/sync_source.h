@@ -68,10 +68,10 @@ class SyncSource {
   static constexpr size_t kRefetchDocumentsMax = 10'000;  // per answer
   static constexpr sim::Nanos kFetchTimeoutNs = 2 * sim::kNsPerSec;
 
-  // A member's engine while it may serve as a sync source (up, not restarting, and with
-  // elections a writable primary); nullptr otherwise.
+  // A member's engine while it may serve as a sync source (up and not restarting); nullptr
+  // otherwise. Whether its answer may decide divergence is Authoritative's.
   using EngineOf = std::function<engine::DocumentEngine*(size_t member)>;
-  // The member `member` syncs from now (the primary it knows of); nullopt: none known.
+  // The member `member` syncs from now (the primary it knows of, or a member ahead of it); nullopt: none.
   using SourceOf = std::function<std::optional<size_t>(size_t member)>;
   // A fetch that `source` answered with entries: `member`'s oplog is the source's up to
   // (ts, term), which the member has made durable (a w:"majority" write's commit point).
