@@ -26,6 +26,8 @@ const std::vector<CoverageMarker>& coverage_catalogue() {
       {Marker::kRollback, "rollback", "a replica set member rolled back entries the primary had lost in a crash", {}, "replica_set"},
       {Marker::kNetworkHealed, "network_healed", "a window of cut network links ended (a partition healed)", {}, "network"},
       {Marker::kFailover, "failover", "with elections, a member won an election (a primary crashed, stepped down or was cut off)", {}, "elections"},
+      {Marker::kFailoverDuringBackup, "failover_during_backup", "with elections, a member won an election while a member's hot backup was copying", {"documents"}, "elections"},
+      {Marker::kTtlPassAcrossFailover, "ttl_pass_across_failover", "with elections, a primary's TTL monitor deleted documents after another member's had, as the primary of an older term", {"documents"}, "elections"},
   };
   assert(markers.size() == kMarkerCount);
   return markers;

@@ -30,8 +30,10 @@ enum class Marker {
   kRollback,
   kNetworkHealed,
   kFailover,
+  kFailoverDuringBackup,
+  kTtlPassAcrossFailover,
 };
-inline constexpr size_t kMarkerCount = 19;
+inline constexpr size_t kMarkerCount = 21;
 
 struct CoverageMarker {
   Marker marker;

@@ -21,7 +21,8 @@ const std::vector<PropertyInfo>& catalogue() {
        "that produces it; the collection's count matches"},
       {Property::kTtlSafety, "ttl_safety",
        "the TTL monitor deletes only documents whose indexed field holds a Date (or an array with "
-       "one) below now - expireAfterSeconds at the time of its pass, and deletes nothing on a secondary"},
+       "one) below now - expireAfterSeconds at the time of its pass, and deletes only on a member that was the writable "
+       "primary when the pass began (nothing on a secondary)"},
       {Property::kTtlBoundedAge, "ttl_bounded_age",
        "absent faults, when a TTL pass finishes nothing older than its bound remains (so no "
        "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass)"},

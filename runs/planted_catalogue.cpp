@@ -87,6 +87,8 @@ const std::vector<BugInfo>& catalogue() {
        "scenarios/failover.json", Property::kMajorityWritesSurvive, {}},
       {Bug::kMajorityReadSkipsWait, "a find with readConcern \"majority\" returns what the primary has without waiting until a majority holds it",
        "scenarios/failover.json", Property::kMajorityReadsSurvive, {}},
+      {Bug::kTtlRoleReadOnce, "the TTL monitor asks its member's role at its first pass only: a primary that steps down keeps deleting",
+       "scenarios/failover.json", Property::kTtlSafety, {}},
   };
   return bugs;
 }

@@ -38,6 +38,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kCandidateKeepsTerm, "candidate_keeps_term"},
     {Bug::kMajorityCountsPrimaryTwice, "majority_counts_primary_twice"},
     {Bug::kMajorityReadSkipsWait, "majority_read_skips_wait"},
+    {Bug::kTtlRoleReadOnce, "ttl_role_read_once"},
 }};
 
 std::optional<Bug> g_enabled;

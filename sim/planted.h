@@ -42,9 +42,10 @@ enum class Bug {
   kCandidateKeepsTerm,     // a candidate stands for election in its current term instead of the next
   kMajorityCountsPrimaryTwice,  // a w:"majority" write counts the primary's own acknowledgement twice
   kMajorityReadSkipsWait,  // a readConcern "majority" find returns without waiting for the commit point
+  kTtlRoleReadOnce,        // the TTL monitor asks its member's role at its first pass only, and keeps it
 };
 
-inline constexpr size_t kBugCount = 30;
+inline constexpr size_t kBugCount = 31;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -1,7 +1,8 @@
 // Elections and failover in a replica set (world/elector.h, world/replica_clients.h): the
 // scenario section's rules, a vote that survives a power loss, and a failover run end to end
 // (a new primary elected while the old one is cut off, the old one rolling back and taking
-// over again, the clients following the primary, w:"majority" writes surviving).
+// over again, the clients following the primary, w:"majority" writes surviving, the TTL deletes
+// following the primary, the hidden member's backup spanning the election).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,6 +52,39 @@ TEST(ElectionsSpec, TheSectionsRulesAreRefusedNamingTheField) {
   EXPECT_NE(scenario_error(R"({"members": [{}, {}], "elections": {}, "majority_fraction": 2})").find("/replica_set/majority_fraction: must be in [0, 1]"),
             std::string::npos);
   EXPECT_NE(scenario_error(R"({"members": [{}, {}], "elections": {}})", R"({"kind": "time_series"})").find("/replica_set/elections: a replica set with elections runs"),
+            std::string::npos);
+}
+
+TEST(ElectionsSpec, TheBackupMemberMayBeTheHiddenOneAndTtlIndexIsForDocuments) {
+  const auto load = [](const std::string& extra) {
+    return scenario_from_json(nlohmann::json::parse(R"({"name": "rs", "duration_ms": 1000, "workload": {"kind": "documents", "ttl_index": true},
+      "replica_set": {"members": [{}, {"priority": 0.5}, {"priority": 0, "hidden": true}, {"priority": 0}], "elections": {}})" + extra + "}"),
+                              "rs.json");
+  };
+  const Scenario hidden = load(R"(, "backup": {"member": "hidden", "copy_kb_per_s": 100})");
+  EXPECT_EQ(hidden.backup.member, 2u);
+  EXPECT_TRUE(hidden.backup.enabled);
+  EXPECT_EQ(hidden.backup.copy_kb_per_s, 100u);
+  EXPECT_TRUE(hidden.workload.ttl_index);
+  EXPECT_FALSE(load("").backup.enabled) << "a documents workload backs up only with a backup section";
+  EXPECT_FALSE(load(R"(, "backup": null)").backup.enabled);
+  EXPECT_EQ(load(R"(, "backup": {"copy_mb_per_s": 3})").backup.copy_kb_per_s, 3000u);
+  const auto error = [&](const std::string& extra) {
+    try {
+      load(extra);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error(R"(, "backup": {"member": "secondary"})").find("rs.json: /backup/member: a member's index, or \"hidden\""), std::string::npos);
+  EXPECT_NE(error(R"(, "backup": {"copy_mb_per_s": 1, "copy_kb_per_s": 1})").find("/backup/copy_kb_per_s: give copy_mb_per_s or copy_kb_per_s"),
+            std::string::npos);
+  EXPECT_NE(error(R"(, "backup": {"copy_kb_per_s": 0})").find("/backup/copy_kb_per_s: must be in [1, 1000000000]"), std::string::npos);
+  EXPECT_NE(scenario_error(R"({"members": [{}, {}]})", R"({"kind": "documents"}, "backup": {"member": "hidden"})")
+                .find("/backup/member: \"hidden\", but no member of replica_set.members is hidden"),
+            std::string::npos);
+  EXPECT_NE(scenario_error(R"({"members": [{}]})", R"({"kind": "time_series", "ttl_index": true})").find("/workload/ttl_index: only the \"documents\" workload"),
             std::string::npos);
 }
 
@@ -126,9 +160,46 @@ TEST(Failover, TheCutOffPrimaryStepsDownANewOneIsElectedAndTheOldOneRollsBackAnd
   }
 }
 
+// The TTL deletes follow the primary: member 0's monitor deletes until it steps down, member 1's
+// while it is primary, member 0's again after its takeover; the hidden member's never. Its hot
+// backup spans the election, and restores exactly its snapshot.
+TEST(Failover, TtlDeletesFollowThePrimaryAndTheHiddenMembersBackupSpansTheElection) {
+  const Scenario s = load_scenario(kSource + "/scenarios/failover.json");
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    SCOPED_TRACE(seed);
+    const RunResult r = run_scenario(s, seed);
+    ASSERT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+    std::vector<std::pair<int64_t, size_t>> deleting;  // (time, member) of passes that deleted
+    for (const auto& e : events_of(*r.trace, "ttl_pass")) {
+      if (e["details"]["deleted"].get<uint64_t>() > 0) deleting.emplace_back(e["t_us"].get<int64_t>(), e["details"].value("member", size_t{0}));
+    }
+    ASSERT_FALSE(deleting.empty());
+    std::vector<size_t> deleters;  // the members in the order they took over
+    for (const auto& [t_us, member] : deleting) {
+      if (deleters.empty() || deleters.back() != member) deleters.push_back(member);
+    }
+    EXPECT_EQ(deleters, (std::vector<size_t>{0, 1, 0}));
+    const auto elected = events_of(*r.trace, "elected");
+    const int64_t member1_elected_us = std::find_if(elected.begin(), elected.end(), [](const auto& e) { return e["details"]["member"] == 1; })
+                                           ->at("t_us")
+                                           .get<int64_t>();
+    for (const auto& [t_us, member] : deleting) {
+      if (member == 1) EXPECT_GT(t_us, member1_elected_us) << "member 1 deletes only once elected";
+    }
+    const auto start = events_of(*r.trace, "backup_start"), done = events_of(*r.trace, "backup_done");
+    ASSERT_EQ(start.size(), 1u);
+    ASSERT_EQ(done.size(), 1u);
+    EXPECT_EQ(start[0]["details"]["member"], 2);
+    EXPECT_LT(start[0]["t_us"].get<int64_t>(), member1_elected_us);
+    EXPECT_GT(done[0]["t_us"].get<int64_t>(), member1_elected_us) << "the backup spans the election";
+    EXPECT_EQ(events_of(*r.trace, "restore_checked").size(), 1u);
+  }
+}
+
 TEST(Failover, OneMemberWithElectionsIsItsOwnPrimaryAndMajority) {
   const Scenario s = load_scenario(kSource + "/scenarios/failover.json",
-                                   {"duration_ms=3000", "liveness_ms=2000", R"(replica_set={"members": [{}], "elections": {}, "majority_fraction": 1})"});
+                                   {"duration_ms=3000", "liveness_ms=2000", "backup=null",
+                                    R"(replica_set={"members": [{}], "elections": {}, "majority_fraction": 1})"});
   const RunResult r = run_scenario(s, 1);
   EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
   EXPECT_EQ(events_of(*r.trace, "elected").size(), 1u);

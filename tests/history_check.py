@@ -337,6 +337,7 @@ class Judgement:
         self.judge_elections()
         self.judge_majority_writes()
         reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
+        self.judge_ttl_primaries(reported)
         if self.t["verdict"]["ok"] and self.problems:
             self.problems.insert(0, "the trace says OK, this checker disagrees")
         if reported & DURABILITY_PROPERTIES and not self.found_durability_violation and not self.problems:
@@ -384,6 +385,27 @@ class Judgement:
             self.problems.append("two primaries (or two votes) in one term without a one_primary_per_term violation")
         if reported and not self.found_two_primaries:
             self.problems.append("a one_primary_per_term violation the elected and vote events do not show")
+
+    def judge_ttl_primaries(self, reported):
+        """With elections, a TTL delete must come from a pass that began while its member was a
+        writable primary: from the member's primary_writable event until it steps down or
+        crashes. ttl_safety must be reported wherever one did not."""
+        self.found_ttl_off_primary = False
+        if not any(e["kind"] == "elected" for e in self.t["events"]):
+            return
+        writable, pass_start = set(), {}
+        for e in self.t["events"]:
+            k, d, m = e["kind"], e.get("details", {}), member_of(e)
+            if k == "primary_writable":
+                writable.add(m)
+            elif (k == "stepped_down" and d["from"] == "primary") or k == "crash":
+                writable.discard(m)
+            elif k == "ttl_pass_start":
+                pass_start[e["actor"]] = m in writable
+            elif k == "commit" and d.get("op") == "ttl_delete" and not pass_start.get(e["actor"], False):
+                self.found_ttl_off_primary = True
+        if self.found_ttl_off_primary and "ttl_safety" not in reported:
+            self.problems.append("a TTL delete by a member that was not the primary when its pass began, without a ttl_safety violation")
 
     def judge_majority_writes(self):
         """Every attempt acknowledged with w:"majority" names its oplog entry; the final_oplog event
@@ -447,7 +469,7 @@ def main(argv):
         c = Judgement(read_trace(path))
         c.run()
         caught = c.flagged > 0 or c.found_durability_violation or c.found_divergence or c.found_two_primaries or \
-            c.found_lost_majority_write or c.found_rolled_back_read
+            c.found_lost_majority_write or c.found_rolled_back_read or c.found_ttl_off_primary
         verdict_ok = c.t["verdict"]["ok"]
         if expect_violation:
             bad = not caught

@@ -3,7 +3,7 @@
 # with wtsim's verdict on real traces of every workload, and is not vacuous: it flags edited
 # histories (with the hash recomputed, so only the history is wrong) and the traces of planted
 # bugs on its own evidence (durability, TTL safety, a replica set's convergence, one primary per
-# term, majority writes that survive), not by reading the trace's verdict.
+# term, majority writes that survive, TTL deletes only by a primary), not by reading the trace's verdict.
 # Usage: history_check_test.sh WTSIM WTSIM_PLANTED SOURCE_DIR
 set -euo pipefail
 wtsim=$1 planted=$2 src=$3
@@ -56,6 +56,7 @@ t = json.loads(json.dumps(rs)); first(t, lambda e: e["kind"] == "convergence_che
 fo = json.load(open(sys.argv[6]))
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "elected" and e["details"]["term"] >= 2); e["details"]["term"] = 1; save(t, "second_primary.json")
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "final_oplog"); e["details"]["runs"] = e["details"]["runs"][:1]; save(t, "majority_write_lost.json")
+t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "primary_writable" and e["details"]["term"] >= 2); e["details"]["member"] = 2; save(t, "ttl_off_primary.json")
 PY
 for f in "$work"/edited/*.json; do
   if "$py" "$src/tests/history_check.py" "$f" >"$work/out" 2>&1; then fail "edited history $(basename "$f") passed: $(cat "$work/out")"; fi
@@ -71,7 +72,9 @@ run apply_skips_deletes.json "$planted" replica_set_members 1 --plant apply_skip
 run candidate_keeps_term.json "$planted" failover 1 --plant candidate_keeps_term
 run majority_counts_primary_twice.json "$planted" failover 2 --plant majority_counts_primary_twice
 run majority_read_skips_wait.json "$planted" failover 2 --plant majority_read_skips_wait
+run ttl_role_read_once.json "$planted" failover 1 --plant ttl_role_read_once
 "$py" "$src/tests/history_check.py" --expect-violation "$work/ack_before_sync.json" "$work/ttl_wrong_units.json" "$work/apply_skips_deletes.json" \
-  "$work/candidate_keeps_term.json" "$work/majority_counts_primary_twice.json" "$work/majority_read_skips_wait.json" ||
+  "$work/candidate_keeps_term.json" "$work/majority_counts_primary_twice.json" "$work/majority_read_skips_wait.json" \
+  "$work/ttl_role_read_once.json" ||
   fail "the checker missed a planted bug"
 echo "history_check: agreement, edited histories and planted bugs as expected"

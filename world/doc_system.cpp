@@ -214,14 +214,15 @@ std::vector<properties::Marker> DocSystem::busy_phases() const {
 
 DocSystem::DocSystem(RunContext& run, NodeContext& host) : run_(run), host_(host) {
   const Scenario& s = run_.scenario();
-  if (s.workload.kind != WorkloadKind::kBackup || s.backup.member != host_.member()) return;
-  backup_ = std::make_unique<HotBackupActor>(run_, host_, engine_, rewrites_,
+  if (!s.backup.enabled || s.backup.member != host_.member()) return;
+  backup_ = std::make_unique<HotBackupActor>(run_, host_, engine_, rewrites_, commits_in_flight_,
                                              [this](properties::Property p, const std::string& d) { finding(p, d); });
 }
 
 DocSystem::~DocSystem() = default;
 
 void DocSystem::before_open() {
+  commits_in_flight_ = 0;  // the last generation's fibers are gone
   if (backup_) backup_->before_open();
 }
 
@@ -234,6 +235,8 @@ void DocSystem::spawn_backup(const std::string& suffix) {
 }
 
 std::string DocSystem::backup_pending() const { return backup_ ? backup_->liveness_pending() : ""; }
+
+bool DocSystem::backup_copying() const { return backup_ && backup_->copying(); }
 
 nlohmann::json DocSystem::sample_metrics() {
   if (!engine_) return nullptr;
@@ -268,7 +271,14 @@ void DocSystem::finding(properties::Property property, const std::string& detail
   if (findings_.size() < kMaxFindingsKept) findings_.emplace_back(property, detail);
 }
 
+void DocSystem::begin_commit() {
+  constexpr sim::Nanos kPollNs = sim::kNsPerMs;
+  while (backup_ && backup_->holds_commits()) run_.sim().sleep_for(kPollNs);
+  ++commits_in_flight_;
+}
+
 uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, bool durable) {
+  begin_commit();
   std::vector<models::KvWrite> kv;
   for (const engine::DocWrite& w : writes) {
     const std::string key = model_key(w.ns, *w.id);
@@ -312,6 +322,7 @@ nlohmann::json DocSystem::commit_details(const std::vector<engine::DocWrite>& wr
 
 uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view row) {
   assert(!ns.empty() && !row.empty());
+  begin_commit();
   const uint64_t seq = host_.history().invoke({{catalog_key(ns), models::Value{std::string(row)}}}, true,
                                               {{"ns", ns}, {"op", "catalog"}, {"row", nlohmann::json::parse(row)}});
   durable_[seq] = true;
@@ -319,6 +330,8 @@ uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view 
 }
 
 void DocSystem::after_commit(uint64_t ticket, int ret) {
+  assert(commits_in_flight_ > 0);
+  --commits_in_flight_;
   host_.after_wt_call();  // a fenced node acknowledges nothing
   if (ret != 0) {
     host_.history().info(ticket, "commit failed");
@@ -363,7 +376,7 @@ void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
   d.indexed_value = w.pre_image != nullptr ? engine::get_path(*w.pre_image, std::string(w.ttl_field)) : nullptr;
   d.now_ms = engine_->now_ms();
   d.expire_after_s = w.ttl_expire_after_s;
-  d.on_primary = host_.member() == 0 && run_.scenario().ttl.primary;
+  d.on_primary = ttl_deleter_was_primary();
   if (auto f = properties::check_ttl_delete(d)) finding(f->first, f->second);
 }
 

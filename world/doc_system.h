@@ -75,6 +75,10 @@ class DocSystem : public System, public engine::CommitObserver {
   void spawn_backup(const std::string& suffix);
   // What the hot backup this node takes has not done yet ("" if nothing, or none).
   std::string backup_pending() const;
+  bool backup_copying() const;
+  // Whether this node was a primary when the TTL pass whose delete commits now began: what
+  // ttl_safety judges a TTL delete on (a single node's is its ttl.role, fixed for the run).
+  virtual bool ttl_deleter_was_primary() const { return host_.member() == 0 && run_.scenario().ttl.primary; }
 
   RunContext& run_;
   NodeContext& host_;
@@ -88,6 +92,8 @@ class DocSystem : public System, public engine::CommitObserver {
   int read_documents(WT_CONNECTION* conn, models::KvState* out);
   void check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding>* problems);
   void check_ttl_delete(const engine::DocWrite& w);
+  // Waits while the hot backup fixes its point in time, then counts the commit in flight.
+  void begin_commit();
   void count_coverage(engine::DocumentEngine& e);
 
   std::unique_ptr<engine::OperationContext> op_;
@@ -96,6 +102,7 @@ class DocSystem : public System, public engine::CommitObserver {
   std::map<std::string, int64_t> last_ttl_bound_ms_;  // actor -> bound of its last TTL delete (trace)
   std::vector<properties::Finding> findings_;
   std::unique_ptr<HotBackupActor> backup_;  // null unless this node takes the hot backup
+  uint64_t commits_in_flight_ = 0;          // between before_commit and after_commit (this generation)
 };
 
 // Adds a record-store value to a model state (read_state, restore checks).

@@ -36,6 +36,11 @@ engine::Document make_documents_doc(sim::Rng& rng, const WorkloadSpec& w, uint64
   return {{"_id", doc_id(k)}, {"g", k % kGroups}, {"n", 0}, {"tags", {k % 3, 10 + k % 5}}, {"pad", std::string(pad, 'x')}};
 }
 
+void stamp_ttl_dates(std::vector<engine::Document>& batch, const WorkloadSpec& w, int64_t now_ms) {
+  if (!w.ttl_index) return;
+  for (engine::Document& doc : batch) doc["at"] = engine::make_date(now_ms);
+}
+
 DocumentsOp draw_documents_op(sim::Rng& rng, const WorkloadSpec& w) {
   DocumentsOp d;
   d.durable = rng.chance(w.durable_fraction);
@@ -67,21 +72,28 @@ DocumentsOp draw_documents_op(sim::Rng& rng, const WorkloadSpec& w) {
   return d;
 }
 
-engine::Status create_documents_schema(engine::DocumentEngine& engine, engine::OperationContext& op, bool padded) {
+engine::Status create_documents_schema(engine::DocumentEngine& engine, engine::OperationContext& op, const Scenario& scenario) {
   engine::CollectionOptions options;
-  options.padded = padded;
+  options.padded = scenario.node.record_store == RecordStore::kMmapv1;
   engine::Status s = engine.create_collection(op, kDocumentsNs, options);
   if (s.ok()) s = engine.create_index(op, kDocumentsNs, {"g_1", {{"g", 1}}, false, std::nullopt, ""});
   if (s.ok()) s = engine.create_index(op, kDocumentsNs, {"tags_1", {{"tags", 1}}, false, std::nullopt, ""});
-  return s;
+  if (!s.ok() || !scenario.workload.ttl_index) return s;
+  const engine::Document expire = scenario.ttl.expire_after_ns / sim::kNsPerSec;
+  return engine.create_index(op, kDocumentsNs, {"at_1", {{"at", 1}}, false, expire, ""});
 }
 
 // The engine's codes of DDL (no such index) are answers; WiredTiger's are failures.
 engine::Status DocSystem::run_documents_op(engine::OperationContext& op, const DocumentsOp& d) {
   const engine::WriteConcern wc{d.durable};
   switch (d.kind) {
-    case DocumentsOp::Kind::kInsert:
-      return write("insert_many", [&] { return engine_->insert_many(op, kDocumentsNs, d.batch, wc, /*ordered=*/false); }).status;
+    case DocumentsOp::Kind::kInsert: {
+      // Stamped when the insert runs, by this node's clock: a retried or delayed insert is not
+      // born already expired.
+      std::vector<engine::Document> batch = d.batch;
+      stamp_ttl_dates(batch, run_.scenario().workload, engine_->now_ms());
+      return write("insert_many", [&] { return engine_->insert_many(op, kDocumentsNs, std::move(batch), wc, /*ordered=*/false); }).status;
+    }
     case DocumentsOp::Kind::kUpdate:
       return write("update", [&] { return engine_->update(op, kDocumentsNs, d.filter, d.update, /*upsert=*/true, /*multi=*/false, wc); }).status;
     case DocumentsOp::Kind::kRemove:

@@ -32,9 +32,13 @@ inline constexpr const char* kDocumentsNs = "test.docs";
 
 // One operation of the workload's mix (the weights of `w`).
 DocumentsOp draw_documents_op(sim::Rng& rng, const WorkloadSpec& w);
-// Document `k` of the workload, its padding drawn from `rng`.
+// Document `k` of the workload, its padding drawn from `rng`. With w.ttl_index the node that
+// inserts it adds `at`, the Date of its own clock then (run_documents_op).
 engine::Document make_documents_doc(sim::Rng& rng, const WorkloadSpec& w, uint64_t k);
-// The collection and its two secondary indexes (idempotent).
-engine::Status create_documents_schema(engine::DocumentEngine& engine, engine::OperationContext& op, bool padded);
+// With w.ttl_index: sets each document's `at` to the Date `now_ms` of the node inserting it.
+void stamp_ttl_dates(std::vector<engine::Document>& batch, const WorkloadSpec& w, int64_t now_ms);
+// The collection (padded records on MMAPv1) and its two secondary indexes, and the TTL index on
+// `at` with workload.ttl_index (idempotent).
+engine::Status create_documents_schema(engine::DocumentEngine& engine, engine::OperationContext& op, const Scenario& scenario);
 
 }  // namespace wtsim::world

@@ -17,13 +17,29 @@ namespace {
 
 constexpr sim::Nanos kCommitPollNs = 5 * sim::kNsPerMs;  // how often a w:"majority" write looks
 
+// Counts a client's write while it runs (a crash cancels its fiber, which unwinds this).
+class InFlight {
+ public:
+  InFlight(uint64_t& count, bool counts) : count_(counts ? &count : nullptr) {
+    if (count_ != nullptr) ++*count_;
+  }
+  ~InFlight() {
+    if (count_ != nullptr) --*count_;
+  }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+ private:
+  uint64_t* count_;
+};
+
 class ElectableSystem final : public SecondarySystem, public ClientServer {
  public:
   ElectableSystem(RunContext& run, NodeContext& host, SyncSource& source, ReplicaSet& set)
       : SecondarySystem(run, host, source),
         set_(set),
         elector_(run, host, set, [this](engine::OperationContext& op) { return newest_committed(op); }, [this] { return !stopped(); }) {
-    set.add(host.member(), elector_, *this);
+    set.add(host.member(), elector_, *this, [this] { return backup_copying(); });
   }
 
   void spawn_actors(const std::string& suffix) override {
@@ -43,6 +59,12 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
 
   bool catch_up() override { return elector_.writable() || SecondarySystem::catch_up(); }
 
+  // A TTL delete's term, for the coverage of a pass across a failover.
+  uint64_t before_commit(const std::vector<engine::DocWrite>& writes, bool durable) override {
+    if (!writes.empty() && !writes.front().ttl_field.empty()) set_.note_ttl_delete(host_.member(), elector_.term());
+    return SecondarySystem::before_commit(writes, durable);
+  }
+
   ClientReply serve_client(const ClientRequest& request) override {
     ClientReply reply;
     if (!elector_.writable()) {
@@ -51,6 +73,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
       return reply;
     }
     const uint64_t term = elector_.term();
+    const InFlight in_flight(writes_in_flight_, request.op.is_write());
     const auto op = host_.open_operation("client_session");
     DocumentsOp d = request.op;
     if (d.is_write()) d.durable = d.durable || request.majority;  // MongoDB journals a w:"majority" write
@@ -72,11 +95,16 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
     return engine::Status::from_wt(elector_.load(op));
   }
 
-  // A draining primary's applier has stopped here: it becomes writable.
+  // A draining primary's applier has stopped here: it becomes writable. A member that stepped
+  // down applies nothing until its own writes are done (MongoDB's step-down waits for them).
   bool fetching(engine::OperationContext& op) override {
     if (elector_.draining()) become_writable(op);
-    return elector_.role() == Elector::Role::kSecondary;
+    return elector_.role() == Elector::Role::kSecondary && writes_in_flight_ == 0 && !ttl_monitor().in_pass();
   }
+
+  bool ttl_primary() const override { return elector_.writable(); }
+  // Judged on the set's record of primaries, not on what the monitor asked.
+  bool ttl_deleter_was_primary() const override { return set_.primary_at(host_.member(), ttl_monitor().pass_start_ns()); }
 
   // The position a fetch reports must be durable (it counts toward a w:"majority" write).
   void before_fetch(engine::OperationContext& op) override {
@@ -89,8 +117,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
  private:
   void become_writable(engine::OperationContext& op) {
     const uint64_t term = elector_.term();
-    const bool padded = run_.scenario().node.record_store == RecordStore::kMmapv1;
-    host_.node_call("create_schema", [&] { return create_documents_schema(*engine_, op, padded); });
+    host_.node_call("create_schema", [&] { return create_documents_schema(*engine_, op, run_.scenario()); });
     if (!elector_.draining() || elector_.term() != term) return;  // it stepped down meanwhile
     engine_->set_oplog_term(term);
     elector_.drained();
@@ -141,6 +168,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
   ReplicaSet& set_;
   Elector elector_;
   uint64_t flushed_next_ts_ = 0;  // the oplog's next ts at the last flush before a fetch
+  uint64_t writes_in_flight_ = 0;  // clients' writes running on this member
 };
 
 }  // namespace

@@ -60,6 +60,7 @@ int Elector::load(engine::OperationContext& op) {
 }
 
 void Elector::closed() {
+  if (role_ == Role::kPrimary) set_.note_not_writable(member_, run_.sim().now_ns());
   role_ = Role::kSecondary;
   primary_known_.reset();
   standing_ = false;
@@ -72,6 +73,7 @@ void Elector::spawn(const std::string& suffix) {
 void Elector::drained() {
   assert(role_ == Role::kDraining);
   role_ = Role::kPrimary;
+  set_.note_writable(member_, run_.sim().now_ns());
   primary_known_ = member_;
   set_.clear_positions(member_);
   std::fill(heard_ns_.begin(), heard_ns_.end(), run_.sim().now_ns());  // a new primary counts its voters as heard
@@ -239,6 +241,7 @@ void Elector::adopt_term_locked(uint64_t term, const char* why) {
 
 void Elector::step_down(const std::string& why) {
   event("stepped_down", {{"term", record_.term}, {"from", role_name(role_)}, {"why", why}});
+  if (role_ == Role::kPrimary) set_.note_not_writable(member_, run_.sim().now_ns());
   role_ = Role::kSecondary;
   primary_known_.reset();
   reset_election_deadline();

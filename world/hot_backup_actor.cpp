@@ -122,7 +122,7 @@ uint64_t HotBackupActor::copy_file(const std::string& name) {
     done += n;
     // Reading the source takes the node's disk queue at disk speed; the rest of the copy's time
     // (the destination's rate) does not, so WiredTiger's checkpoints and commits go on meanwhile.
-    const sim::Nanos copy_ns = static_cast<sim::Nanos>(n) * 1000 / static_cast<sim::Nanos>(run_.scenario().backup.copy_mb_per_s);
+    const sim::Nanos copy_ns = static_cast<sim::Nanos>(n) * 1'000'000 / static_cast<sim::Nanos>(run_.scenario().backup.copy_kb_per_s);
     const sim::Nanos read_ns = static_cast<sim::Nanos>(n) * run_.scenario().cost.disk_per_byte_ns;
     host_.pay_disk(read_ns);
     if (copy_ns > read_ns) run_.sim().sleep_for(copy_ns - read_ns);
@@ -192,12 +192,27 @@ void HotBackupActor::abandon(engine::OperationContext& op, sim::Nanos start_ns) 
                         {"pins_dropped", dropped == 0}, {"took_ms", (run_.sim().now_ns() - start_ns) / sim::kNsPerMs}});
 }
 
+int HotBackupActor::point_in_time(models::KvState* expected, const std::function<int()>& checkpoint) {
+  constexpr sim::Nanos kPollNs = sim::kNsPerMs;
+  constexpr int kPollsMax = 600'000;  // ten virtual minutes for the commits in flight to land
+  struct Hold {
+    bool& on;
+    explicit Hold(bool& flag) : on(flag) { on = true; }
+    ~Hold() { on = false; }  // also when a crash cancels the actor
+  } hold(holding_commits_);
+  for (int polls = 0; commits_in_flight_ > 0; ++polls) {
+    assert(polls < kPollsMax && "a commit in flight never landed");
+    run_.sim().sleep_for(kPollNs);
+  }
+  snapshot_seq_ = host_.model().next_seq() - 1;
+  *expected = host_.model().committed_state();
+  return checkpoint();
+}
+
 int HotBackupActor::baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
   // The point in time is a checkpoint taken just before the cursor opens; log files are not
   // copied, so the restore is exactly that checkpoint.
-  snapshot_seq_ = host_.model().next_seq() - 1;
-  *expected = host_.model().committed_state();
-  int ret = op.session()->checkpoint(op.session(), nullptr);
+  int ret = point_in_time(expected, [&] { return op.session()->checkpoint(op.session(), nullptr); });
   if (ret != 0) return ret;
   WT_CURSOR* cursor = nullptr;
   std::vector<std::string> files;
@@ -211,9 +226,7 @@ int HotBackupActor::baseline_backup(engine::OperationContext& op, models::KvStat
 }
 
 int HotBackupActor::release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied) {
-  snapshot_seq_ = host_.model().next_seq() - 1;
-  *expected = host_.model().committed_state();  // what the named checkpoint holds
-  int ret = engine::pin_backup_checkpoint(op.session());
+  int ret = point_in_time(expected, [&] { return engine::pin_backup_checkpoint(op.session()); });  // what the named checkpoint holds
   if (ret != 0) return ret;
   // The metadata, captured at once (a brief backup cursor writes WiredTiger.backup).
   WT_CURSOR* cursor = nullptr;

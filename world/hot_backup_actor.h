@@ -28,14 +28,18 @@ class HotBackupActor {
   using Finding = std::function<void(properties::Property, const std::string&)>;
   // `engine`: the node's engine (the owner's, replaced at each start); `rewrites`: per
   // collection, the updates the node has seen (the expansion-rate estimate that orders the copy).
+  // `commits_in_flight`: the node's commits between their model entry and WiredTiger's answer.
   HotBackupActor(RunContext& run, NodeContext& host, const std::unique_ptr<engine::DocumentEngine>& engine,
-                 const std::map<std::string, uint64_t>& rewrites, Finding finding)
-      : run_(run), host_(host), engine_(engine), rewrites_(rewrites), finding_(std::move(finding)) {}
+                 const std::map<std::string, uint64_t>& rewrites, const uint64_t& commits_in_flight, Finding finding)
+      : run_(run), host_(host), engine_(engine), rewrites_(rewrites), commits_in_flight_(commits_in_flight), finding_(std::move(finding)) {}
 
   // The actor's body: waits for backup.start_ms, then copies, releases and checks the restore.
   void run();
   bool due() const;  // not yet run, not abandoned: a start spawns the actor again
   bool copying() const { return copying_; }
+  // While the backup fixes its point in time (the model's state and WiredTiger's checkpoint) the
+  // node begins no commit: the checkpoint then holds exactly the model's state.
+  bool holds_commits() const { return holding_commits_; }
   std::string liveness_pending() const;
   // The sentinel protocol around WiredTiger's open (System::before_open, after_open).
   void before_open();
@@ -51,6 +55,8 @@ class HotBackupActor {
   uint64_t copy_file(const std::string& name);
   std::vector<std::pair<std::string, std::string>> tables_in_order();
   void abandon(engine::OperationContext& op, sim::Nanos start_ns);
+  // The model's state once no commit is in flight, and `checkpoint` run before any other begins.
+  int point_in_time(models::KvState* expected, const std::function<int()>& checkpoint);
   int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied);
   int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied);
   int release_tables(engine::OperationContext& op, uint64_t* copied);
@@ -64,6 +70,7 @@ class HotBackupActor {
   NodeContext& host_;
   const std::unique_ptr<engine::DocumentEngine>& engine_;
   const std::map<std::string, uint64_t>& rewrites_;
+  const uint64_t& commits_in_flight_;
   Finding finding_;
   std::unique_ptr<faults::Disk> destination_;
   std::vector<std::string> restored_tables_;
@@ -72,6 +79,7 @@ class HotBackupActor {
   int copy_error_ = 0;
   bool done_ = false;
   bool copying_ = false;
+  bool holding_commits_ = false;
 };
 
 }  // namespace wtsim::world

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <limits>
 
 #include "sim/planted.h"
 #include "world/elector.h"
@@ -14,10 +15,11 @@ size_t ReplicaSet::majority() const {
   return voting / 2 + 1;
 }
 
-void ReplicaSet::add(size_t member, Elector& elector, ClientServer& server) {
+void ReplicaSet::add(size_t member, Elector& elector, ClientServer& server, std::function<bool()> backing_up) {
   assert(member == electors_.size() && "members register in order");
   electors_.push_back(&elector);
   servers_.push_back(&server);
+  backing_up_.push_back(std::move(backing_up));
 }
 
 void ReplicaSet::note_position(size_t primary, size_t member, OplogId applied) {
@@ -39,6 +41,9 @@ bool ReplicaSet::majority_has(size_t primary, uint64_t ts) const {
 }
 
 void ReplicaSet::note_elected(size_t member, uint64_t term, uint64_t event) {
+  if (std::any_of(backing_up_.begin(), backing_up_.end(), [](const auto& copying) { return copying(); })) {
+    run_.reached(properties::Marker::kFailoverDuringBackup);
+  }
   const auto [it, first] = elected_.emplace(term, member);
   if (first || it->second == member) return;
   run_.violation(properties::Property::kOnePrimaryPerTerm, "members " + std::to_string(it->second) + " and " + std::to_string(member) +
@@ -65,6 +70,30 @@ std::optional<size_t> ReplicaSet::final_primary() const {
 }
 
 void ReplicaSet::note_read(OplogId read_point, bool majority, uint64_t event) { reads_.push_back({read_point, majority, event}); }
+
+void ReplicaSet::note_writable(size_t member, sim::Nanos at_ns) {
+  assert(!primary_at(member, at_ns) && "writable once at a time");
+  assert(writable_.size() < kWritableSpansMax);
+  writable_.push_back({member, at_ns, std::numeric_limits<sim::Nanos>::max()});
+}
+
+void ReplicaSet::note_not_writable(size_t member, sim::Nanos at_ns) {
+  for (Writable& w : writable_) {
+    if (w.member == member && w.until_ns == std::numeric_limits<sim::Nanos>::max()) w.until_ns = at_ns;
+  }
+  assert(!primary_at(member, at_ns));
+}
+
+bool ReplicaSet::primary_at(size_t member, sim::Nanos at_ns) const {
+  return std::any_of(writable_.begin(), writable_.end(),
+                     [&](const Writable& w) { return w.member == member && w.from_ns <= at_ns && at_ns < w.until_ns; });
+}
+
+void ReplicaSet::note_ttl_delete(size_t member, uint64_t term) {
+  if (last_ttl_deleter_ && term < last_ttl_deleter_->second) return;  // a stale primary's
+  if (last_ttl_deleter_ && last_ttl_deleter_->first != member) run_.reached(properties::Marker::kTtlPassAcrossFailover);
+  last_ttl_deleter_ = {member, term};
+}
 
 namespace {
 

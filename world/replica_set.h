@@ -10,7 +10,9 @@
 //   majority_reads_survive  a readConcern "majority" find whose read point is not in the final
 //                           primary's oplog (it saw a write later rolled back). A "local" find may
 //                           see one: counted, never a violation.
+// and when each member was a writable primary, which ttl_safety judges a TTL delete on.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -64,8 +66,9 @@ class ReplicaSet {
   size_t members() const { return spec_.size(); }
   // The votes a candidate, or a primary's connections, need: more than half the voting members.
   size_t majority() const;
-  // Each member's system registers its parts when it is built.
-  void add(size_t member, Elector& elector, ClientServer& server);
+  // Each member's system registers its parts when it is built; `backing_up`: whether the
+  // member's hot backup is copying now.
+  void add(size_t member, Elector& elector, ClientServer& server, std::function<bool()> backing_up);
   Elector& elector(size_t member) { return *electors_.at(member); }
   ClientServer& server(size_t member) { return *servers_.at(member); }
 
@@ -81,6 +84,12 @@ class ReplicaSet {
   void note_vote(size_t voter, uint64_t term, size_t candidate, uint64_t event);
   void note_majority_ack(OplogId entry, uint64_t event);
   void note_read(OplogId read_point, bool majority, uint64_t event);
+  // A member became a writable primary, or stopped being one (stepped down or crashed).
+  void note_writable(size_t member, sim::Nanos at_ns);
+  void note_not_writable(size_t member, sim::Nanos at_ns);
+  bool primary_at(size_t member, sim::Nanos at_ns) const;
+  // A TTL delete committed on `member`, a primary of `term` (the coverage of a TTL pass across a failover).
+  void note_ttl_delete(size_t member, uint64_t term);
 
   // --- The end of the run. ---
   // The writable primary of the highest term, if any.
@@ -95,6 +104,7 @@ class ReplicaSet {
   const ReplicaSetSpec& spec_;
   std::vector<Elector*> electors_;
   std::vector<ClientServer*> servers_;
+  std::vector<std::function<bool()>> backing_up_;
   std::map<size_t, std::map<size_t, OplogId>> positions_;  // primary -> member -> its durable newest entry
   std::map<uint64_t, size_t> elected_;                     // term -> member
   std::map<std::pair<size_t, uint64_t>, size_t> votes_;    // (voter, term) -> candidate
@@ -105,6 +115,13 @@ class ReplicaSet {
     uint64_t event;
   };
   std::vector<Read> reads_;
+  struct Writable {
+    size_t member;
+    sim::Nanos from_ns, until_ns;  // until: max while it lasts
+  };
+  static constexpr size_t kWritableSpansMax = 100'000;  // elections a run holds
+  std::vector<Writable> writable_;
+  std::optional<std::pair<size_t, uint64_t>> last_ttl_deleter_;  // member, term
 };
 
 }  // namespace wtsim::world

@@ -120,6 +120,8 @@ WorkloadSpec workload_from(const nlohmann::json& j, const std::string& path) {
   w.batch_size = r.u64_or("batch_size", w.batch_size);
   w.total_documents = r.u64_or("total_documents", w.total_documents);
   w.stop_inserts_at_ns = ns_or(r, "stop_inserts_at_ms", w.stop_inserts_at_ns, kNsPerMs);
+  w.ttl_index = r.bool_or("ttl_index", w.ttl_index);
+  if (w.ttl_index && w.kind != WorkloadKind::kDocuments) throw sim::JsonError(r.path_of("ttl_index"), "only the \"documents\" workload has it");
   if (w.insert_weight + w.update_weight + w.delete_weight + w.find_weight + w.ddl_weight == 0) {
     throw sim::JsonError(path, "at least one operation weight must be positive");
   }
@@ -175,8 +177,12 @@ BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   b.start_ns = ns_or(r, "start_ms", b.start_ns, kNsPerMs);
   b.sentinel = r.bool_or("sentinel", b.sentinel);
   b.order = enum_of(r, "order", b.order, kBackupOrders);
-  b.copy_mb_per_s = r.u64_or("copy_mb_per_s", b.copy_mb_per_s);
-  sim::check_bounds(b.copy_mb_per_s != 0, r.path_of("copy_mb_per_s"), "at least 1");
+  // The file gives the bandwidth in MB/s, or in KB/s for a small run's slow copy.
+  if (r.has("copy_mb_per_s") && r.has("copy_kb_per_s")) throw sim::JsonError(r.path_of("copy_kb_per_s"), "give copy_mb_per_s or copy_kb_per_s, not both");
+  const uint64_t mb_per_s = r.u64_or("copy_mb_per_s", b.copy_kb_per_s / 1000);
+  sim::check_bounds(mb_per_s >= 1 && mb_per_s <= 1'000'000, r.path_of("copy_mb_per_s"), "in [1, 1000000]");
+  b.copy_kb_per_s = r.u64_or("copy_kb_per_s", mb_per_s * 1000);
+  sim::check_bounds(b.copy_kb_per_s >= 1 && b.copy_kb_per_s <= 1'000'000'000, r.path_of("copy_kb_per_s"), "in [1, 1000000000]");
   b.destination_mb = r.u64_or("destination_mb", b.destination_mb);
   constexpr uint64_t kDocsMax = 10'000'000;  // 1 KB documents: 10 GB per collection at most
   const auto docs = [&](const char* field, uint64_t value, uint64_t min) {
@@ -190,9 +196,29 @@ BackupSpec backup_from(const nlohmann::json& j, const std::string& path) {
   b.append_docs = docs("append_docs", b.append_docs, 0);
   b.warm_every = docs("warm_every", b.warm_every, 1);
   b.append_every = docs("append_every", b.append_every, 1);
-  b.member = static_cast<size_t>(r.u64_or("member", b.member));  // checked against the members
+  // Checked against the members (and "hidden" resolved) by the scenario.
+  if (const nlohmann::json* m = r.optional("member"); m == nullptr || !m->is_string()) {
+    b.member = static_cast<size_t>(r.u64_or("member", b.member));
+  } else if (*m != "hidden") {
+    throw sim::JsonError(r.path_of("member"), "a member's index, or \"hidden\" (the first hidden member)");
+  }
   r.reject_unknown();
   return b;
+}
+
+// The scenario's backup: whether it runs, and "hidden" as the first hidden member's index.
+void resolve_backup(const nlohmann::json& j, Scenario& s) {
+  const bool given = j.contains("backup") && j["backup"].is_object();
+  s.backup.enabled = s.workload.kind == WorkloadKind::kBackup || (s.workload.kind == WorkloadKind::kDocuments && given);
+  if (given && j["backup"].contains("member") && j["backup"]["member"].is_string()) {
+    const std::vector<MemberSpec>& members = s.replica_set.members;
+    const auto hidden = std::find_if(members.begin(), members.end(), [](const MemberSpec& m) { return m.hidden; });
+    if (hidden == members.end()) throw sim::JsonError("/backup/member", "\"hidden\", but no member of replica_set.members is hidden");
+    s.backup.member = static_cast<size_t>(hidden - members.begin());
+  }
+  if (s.backup.member >= s.replica_set.size()) {
+    throw sim::JsonError("/backup/member", "must be a member: below " + std::to_string(s.replica_set.size()));
+  }
 }
 
 engine::CostModel cost_from(const nlohmann::json& j, const std::string& path) {
@@ -315,7 +341,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (auto* w = r.optional("workload")) s.workload = workload_from(*w, "/workload");
     if (auto* c = r.optional("cost_model")) s.cost = cost_from(*c, "/cost_model");
     if (auto* t = r.optional("ttl")) s.ttl = ttl_from(*t, "/ttl");
-    if (auto* b = r.optional("backup")) s.backup = backup_from(*b, "/backup");
+    if (auto* b = r.optional("backup"); b != nullptr && !b->is_null()) s.backup = backup_from(*b, "/backup");  // null: none
     if (auto* rs = r.optional("replica_set")) s.replica_set = replica_set_from_json(*rs, "/replica_set");
     if (auto* steps = r.optional("steps")) {
       const bool other_kind = j.contains("workload") && j["workload"].contains("kind") && s.workload.kind != WorkloadKind::kScript;
@@ -326,9 +352,7 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
       throw sim::JsonError("/steps", "required field is missing (workload kind \"script\")");
     }
     if (s.script) check_script_members(*s.script, s.replica_set);
-    if (s.backup.member >= s.replica_set.size()) {
-      throw sim::JsonError("/backup/member", "must be a member: below " + std::to_string(s.replica_set.size()));
-    }
+    resolve_backup(j, s);
     if (s.replica_set.elections && (s.workload.kind != WorkloadKind::kDocuments || s.workload.total_documents > 0)) {
       throw sim::JsonError("/replica_set/elections", "a replica set with elections runs the \"documents\" workload's clients (kind \"documents\", no total_documents)");
     }

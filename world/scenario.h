@@ -65,6 +65,9 @@ struct WorkloadSpec {
   uint64_t ddl_weight = 0;
   uint64_t batch_size = 10;
   uint64_t total_documents = 0;  // > 0: each writer inserts its share of this many, then stops
+  // "documents" only: each inserted document carries `at`, a Date (its client's clock), and the
+  // collection a TTL index on it (ttl.expire_after_s) that the primary's TTL monitor expires.
+  bool ttl_index = false;
   sim::Nanos stop_inserts_at_ns = 0;  // "time_series" only: > 0, inserts stop at this time
   PaddingVariant padding_variant = PaddingVariant::kGrow;  // "padding" only
   bool power_of_2_sizes = false;         // "padding" only: the collection's usePowerOf2Sizes
@@ -94,7 +97,7 @@ struct BackupSpec {
   sim::Nanos start_ns = 120 * sim::kNsPerSec;
   bool sentinel = true;                // backup.in_progress protocol
   BackupOrder order = BackupOrder::kHottestFirst;
-  uint64_t copy_mb_per_s = 50;         // the copy's bandwidth (virtual)
+  uint64_t copy_kb_per_s = 50'000;     // the copy's bandwidth (virtual; 1 KB = 1000 bytes)
   uint64_t destination_mb = 0;         // > 0: the backup device's capacity (ENOSPC beyond it)
   // The four collections: documents loaded at the start, and how many think times the warm and
   // append-only writers wait between writes (the hot one writes every think time; cold never).
@@ -105,8 +108,11 @@ struct BackupSpec {
   uint64_t warm_every = 8;
   uint64_t append_every = 4;
   // The replica set member that runs the backup while the primary writes (0: the primary); the
-  // accounts' deployments back up a hidden secondary.
+  // accounts' deployments back up a hidden secondary. The file may say "hidden": the first hidden one.
   size_t member = 0;
+  // Whether a backup runs: always with kind "backup"; with kind "documents" when the file has a
+  // backup section (the hidden member of a replica set with elections backs up while it applies).
+  bool enabled = false;
 };
 
 struct Scenario {

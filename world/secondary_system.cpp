@@ -22,7 +22,7 @@ engine::CollectionOptions options_of(const engine::CollectionSpec& c) {
 }  // namespace
 
 SecondarySystem::SecondarySystem(RunContext& run, NodeContext& host, SyncSource& source)
-    : DocSystem(run, host), source_(source), ttl_(as_secondary(run.scenario().ttl)), monitor_(run, host, ttl_) {}
+    : DocSystem(run, host), source_(source), ttl_(as_secondary(run.scenario().ttl)), monitor_(run, host, ttl_, [this] { return ttl_primary(); }) {}
 
 void SecondarySystem::spawn_actors(const std::string& suffix) {
   if (runs_ttl_monitor()) {
@@ -95,6 +95,13 @@ std::optional<size_t> SecondarySystem::fetch_and_apply(engine::OperationContext&
   }
   match_catalog(op, batch.catalog);
   for (const engine::OplogEntry& entry : batch.entries) {
+    if (entry.ts < engine_->next_oplog_ts()) {
+      // A write of this member's own took the ts since the fetch (a secondary must write
+      // nothing): the next round finds where the two oplogs part, and rolls back.
+      event("apply_cut", {{"ts", entry.ts}, {"next_ts", engine_->next_oplog_ts()}});
+      host_.node_call("note_applied", [&] { return engine_->note_applied(op); });
+      return std::nullopt;
+    }
     const engine::Status s = host_.node_call("apply", [&] { return engine_->apply_oplog_entry(op, entry); });
     if (s.code != engine::ErrorCode::kOk) {
       finding(properties::Property::kReplicasConverge, "member " + std::to_string(host_.member()) + ": applying the entry at ts " +
@@ -164,7 +171,8 @@ void SecondarySystem::match_index(engine::OperationContext& op, const std::strin
 bool SecondarySystem::runs_ttl_monitor() const {
   const WorkloadKind kind = run_.scenario().workload.kind;
   const TtlSpec& ttl = run_.scenario().ttl;
-  return (kind == WorkloadKind::kTimeSeries || kind == WorkloadKind::kScript) && ttl.mode == TtlMode::kIndex;
+  const bool indexed = kind == WorkloadKind::kTimeSeries || kind == WorkloadKind::kScript || run_.scenario().workload.ttl_index;
+  return indexed && ttl.mode == TtlMode::kIndex;
 }
 
 std::unique_ptr<System> make_secondary_system(RunContext& run, NodeContext& host, SyncSource& source) {

@@ -55,6 +55,9 @@ class SecondarySystem : public DocSystem {
   // The newest entry of this member's own oplog (ts 0: none yet).
   engine::OplogEntry last_applied(engine::OperationContext& op);
   bool stopped() const { return !exempt_.empty(); }
+  // Whether the TTL monitor's pass beginning now deletes (a secondary's never does).
+  virtual bool ttl_primary() const { return false; }
+  const TtlMonitor& ttl_monitor() const { return monitor_; }
 
  private:
   void fetcher();

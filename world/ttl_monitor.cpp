@@ -3,6 +3,7 @@
 #include <cassert>
 #include <limits>
 
+#include "sim/planted.h"
 #include "world/doc_system.h"
 #include "world/node_context.h"
 #include "world/run_context.h"
@@ -13,30 +14,42 @@ void TtlMonitor::run(const std::unique_ptr<engine::DocumentEngine>& engine, cons
   assert(spec_.mode == TtlMode::kIndex && spec_.monitor_sleep_ns > 0);
   sim::Simulator& sim = run_.sim();
   engine::OperationContext op(host_.node().conn());
+  std::optional<bool> first_role;
   while (true) {
     sim.sleep_until(std::min(sim.now_ns() + spec_.monitor_sleep_ns, run_.end_ns()));
     if (sim.now_ns() >= run_.end_ns()) break;
-    if (spec_.monitor_enabled) pass(*engine, op, finding);
+    if (spec_.monitor_enabled) pass(*engine, op, role(first_role), finding);
   }
   assert(!in_pass_);
 }
 
-void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& op, const FindingFn& finding) {
+bool TtlMonitor::role(std::optional<bool>& first) const {
+  const bool now = primary_ ? primary_() : spec_.primary;
+  if (!first) first = now;
+  return planted::active(planted::Bug::kTtlRoleReadOnce) ? *first : now;
+}
+
+void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& op, bool primary, const FindingFn& finding) {
   sim::Simulator& sim = run_.sim();
   const sim::Nanos start_ns = sim.now_ns();
+  pass_start_ns_ = start_ns;
   const int64_t start_ms = engine.now_ms();
   const uint64_t number = ++passes_;
-  run_.trace().event(start_ns, sim.current().name, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
+  event(start_ns, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
   NodeContext::NodeCallOptions options;
   options.busy = &in_pass_;
-  const engine::TtlPassResult r = host_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, spec_.primary); }, options);
+  const engine::TtlPassResult r = host_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, primary); }, options);
   assert(!in_pass_);
-  run_.trace().event(sim.now_ns(), sim.current().name, "ttl_pass",
-                       {{"pass", number}, {"indexes", r.indexes}, {"deleted", r.deleted}, {"ok", r.status.ok()},
-                        {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
-  if (spec_.primary && r.status.ok()) check_bounded_age(engine, op, start_ms, finding);
+  event(sim.now_ns(), "ttl_pass",
+        {{"pass", number}, {"indexes", r.indexes}, {"deleted", r.deleted}, {"ok", r.status.ok()}, {"took_us", (sim.now_ns() - start_ns) / sim::kNsPerUs}});
+  if (primary && r.status.ok()) check_bounded_age(engine, op, start_ms, finding);
   if (r.status.ok()) last_pass_start_ns_ = start_ns;
   assert(!r.status.ok() || last_pass_start_ns_ == start_ns);
+}
+
+void TtlMonitor::event(sim::Nanos at_ns, const char* kind, nlohmann::json details) {
+  if (host_.member() > 0) details["member"] = host_.member();
+  run_.trace().event(at_ns, run_.sim().current().name, kind, std::move(details));
 }
 
 // Absent faults, nothing older than the bound of a finished pass may remain.
