@@ -380,5 +380,60 @@ TEST(ReplicaSetScript, AwaitReplicationWaitsForEveryMemberOrTimesOut) {
   EXPECT_EQ(held, 7u) << "every step held, the timed-out wait and the unreachable member as expected";
 }
 
+TEST(ReplicaSetScript, PartitionStepsAreCheckedWhenTheScenarioIsRead) {
+  const auto error = [](const std::string& step, size_t members = 2) {
+    try {
+      std::string list = "[{}";
+      for (size_t m = 1; m < members; ++m) list += R"(, {"priority": 0.5})";
+      scenario_from_json(nlohmann::json::parse(R"({"name": "rs_script", "duration_ms": 1000, "replica_set": {"members": )" + list +
+                                               R"(]}, "steps": [)" + step + "]}"),
+                         "rs_script.json");
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(error(R"({"cmd": "partition", "isolate": 1})"), "");
+  EXPECT_EQ(error(R"({"cmd": "partition", "side": [0, 2]})", 3), "");
+  EXPECT_EQ(error(R"({"cmd": "partition", "from": 0, "to": 1})"), "");
+  EXPECT_EQ(error(R"({"cmd": "replSetGetStatus", "member": 1, "expect": {"state": "SECONDARY", "entries_behind": {"max": 3}}})"), "");
+  EXPECT_NE(error(R"({"cmd": "partition"})").find("rs_script.json: /steps/0: a partition takes one of isolate, side, or from and to"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "partition", "isolate": 1, "side": [0]})").find("/steps/0: a partition takes one of"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "partition", "from": 1})").find("/steps/0/to: required field is missing"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "partition", "from": 1, "to": 1})").find("/steps/0/to: must differ from from"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "partition", "isolate": 2})").find("/steps/0/isolate: must be a member: below 2"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "partition", "side": [0, 1]})").find("/steps/0/side: must leave a member on the other side"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "partition", "side": []})").find("/steps/0/side: expected a non-empty array of members"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "heal"})", 1).find("/steps/0/cmd: heal needs a replica set"), std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "replSetGetStatus", "expect": {"state": "ARBITER"}})").find("/steps/0/expect/state: expected PRIMARY, SECONDARY, DOWN or RECOVERING"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"cmd": "find", "ns": "t.c", "expect": {"state": "PRIMARY"}})").find("/steps/0/expect: state and entries_behind are expectations of replSetGetStatus"),
+            std::string::npos);
+}
+
+// The shipped script_partition.json holds, and each of its partition expectations can fail: a
+// script whose heal is left out sees member 2 stay behind.
+TEST(ReplicaSetScript, APartitionLeavesAMemberBehindUntilTheHeal) {
+  const std::string source = WTSIM_SOURCE_DIR;
+  const Scenario s = load_scenario(source + "/scenarios/script_partition.json");
+  const RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  std::vector<std::string> network;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] == "network") network.push_back(e["details"]["kind"].get<std::string>() + ":" + e["details"]["phase"].get<std::string>());
+  }
+  EXPECT_EQ(network, (std::vector<std::string>{"isolate:start", "isolate:end", "cut:start", "cut:end"}));
+  nlohmann::json steps = s.source["steps"];
+  steps.erase(11);  // the first heal
+  ASSERT_EQ(s.source["steps"][11]["cmd"], "heal");
+  nlohmann::json unhealed = s.source;
+  unhealed["steps"] = steps;
+  const RunResult behind = run_scenario(scenario_from_json(unhealed, "unhealed"), 1);
+  EXPECT_FALSE(behind.ok);
+  bool stayed_behind = false;
+  for (const auto& v : behind.violations) stayed_behind |= v.detail.find("entries_behind: expected 0, got 10") != std::string::npos;
+  EXPECT_TRUE(stayed_behind);
+}
+
 }  // namespace
 }  // namespace wtsim::world

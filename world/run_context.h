@@ -34,6 +34,12 @@ class MemberAccess {
   // The newest oplog ts member `member` holds (0: down, or none).
   virtual uint64_t newest_ts(size_t member) = 0;
   virtual size_t member_count() const = 0;
+  // Its state as replSetGetStatus names it: PRIMARY, SECONDARY, DOWN (not serving) or
+  // RECOVERING (it stopped applying and needs a resync).
+  virtual std::string member_state(size_t member) = 0;
+  // Cuts (`start`) or gives back the links of `shape` for script step `step`, traced as a
+  // network event.
+  virtual void script_network(const NetworkFault& shape, bool start, size_t step) = 0;
 
  protected:
   ~MemberAccess() = default;

@@ -305,14 +305,22 @@ namespace {
 
 // A script's steps that address a member name one of the replica set's (the script runs on the
 // first member, the fixed primary).
+// The members a step names exist; the replica set's own steps need one.
 void check_script_members(const Script& script, const ReplicaSetSpec& rs) {
+  const auto check = [&](const nlohmann::json& v, const std::string& path) {
+    if (v.get<uint64_t>() >= rs.size()) throw sim::JsonError(path, "must be a member: below " + std::to_string(rs.size()));
+  };
   for (const auto& steps : script.clients) {
     for (const ScriptStep& step : steps) {
-      if (!step.args.contains("member")) continue;
-      const std::string path = "/steps/" + std::to_string(step.index) + "/member";
-      if (step.args["member"].get<uint64_t>() >= rs.size()) {
-        throw sim::JsonError(path, "must be a member: below " + std::to_string(rs.size()));
+      const std::string path = "/steps/" + std::to_string(step.index);
+      const bool set_step = step.cmd == "partition" || step.cmd == "heal" || step.cmd == "replSetGetStatus";
+      if (set_step && rs.size() < 2) throw sim::JsonError(path + "/cmd", step.cmd + " needs a replica set: replica_set.members with at least 2");
+      for (const char* field : {"member", "isolate", "from", "to"}) {
+        if (step.args.contains(field)) check(step.args[field], path + "/" + field);
       }
+      if (!step.args.contains("side")) continue;
+      for (size_t i = 0; i < step.args["side"].size(); ++i) check(step.args["side"][i], path + "/side/" + std::to_string(i));
+      if (step.args["side"].size() >= rs.size()) throw sim::JsonError(path + "/side", "must leave a member on the other side");
     }
   }
 }

@@ -32,6 +32,9 @@ const std::map<std::string, Fields>& commands() {
       {"setParameter", {{"ttlMonitorEnabled", false}, {"ttlMonitorSleepSecs", false}}},
       {"barrier", {}},
       {"awaitReplication", {{"timeout_ms", false}}},
+      {"partition", {{"isolate", false}, {"side", false}, {"from", false}, {"to", false}}},
+      {"heal", {}},
+      {"replSetGetStatus", {{"member", false}}},
   };
   return kCommands;
 }
@@ -62,7 +65,7 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   static const std::vector<std::string> kObjects = {"filter", "update", "replacement"};
   static const std::vector<std::string> kStrings = {"ns", "name", "index", "hint"};
   static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops", "member",
-                                                   "timeout_ms"};
+                                                   "timeout_ms", "isolate", "from", "to"};
   const auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), field) != names.end(); };
   if (in(kBools)) expect_type(v, v.is_boolean(), path, "true or false");
   if (in(kObjects)) expect_type(v, v.is_object(), path, "an object");
@@ -78,6 +81,10 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   if (field == "docs") expect_type(v, v.is_object() || (v.is_array() && !v.empty()), path, "a document or a non-empty array of them");
   if (field == "docs" && v.is_array()) {
     for (size_t i = 0; i < v.size(); ++i) expect_type(v[i], v[i].is_object(), path + "/" + std::to_string(i), "a document");
+  }
+  if (field == "side") {
+    expect_type(v, v.is_array() && !v.empty(), path, "a non-empty array of members");
+    for (size_t i = 0; i < v.size(); ++i) sim::as_u64(v[i], path + "/" + std::to_string(i));
   }
   if (field == "padding_rules") expect_type(v, v == "1.x" || v == "2.6", path, "\"1.x\" or \"2.6\"");
   if (field == "mode") expect_type(v, v == "drop_unsynced" || v == "torn_prefix" || v == "sector_damage", path, "drop_unsynced, torn_prefix or sector_damage");
@@ -152,6 +159,18 @@ StepExpectation expectation_from(const nlohmann::json& j, const std::string& pat
   }
   if (const nlohmann::json* x = r.optional("explain")) e.explain = pointer_map(*x, path + "/explain", false);
   if (const nlohmann::json* m = r.optional("metrics")) e.metrics = pointer_map(*m, path + "/metrics", true);
+  if (r.has("state")) {
+    e.state = r.string("state");
+    static const std::vector<std::string> kStates = {"PRIMARY", "SECONDARY", "DOWN", "RECOVERING"};
+    if (std::find(kStates.begin(), kStates.end(), *e.state) == kStates.end()) {
+      throw JsonError(path + "/state", "expected PRIMARY, SECONDARY, DOWN or RECOVERING");
+    }
+  }
+  if (const nlohmann::json* b = r.optional("entries_behind")) {
+    if (!b->is_object()) sim::as_u64(*b, path + "/entries_behind");
+    check_range(*b, path + "/entries_behind");
+    e.entries_behind = *b;
+  }
   if (const nlohmann::json* d = r.optional("disk_bytes")) {
     if (!d->is_object()) sim::as_u64(*d, path + "/disk_bytes");
     check_range(*d, path + "/disk_bytes");
@@ -159,6 +178,15 @@ StepExpectation expectation_from(const nlohmann::json& j, const std::string& pat
   }
   r.reject_unknown();
   return e;
+}
+
+// A partition names its links one way: a member to isolate, a side to cut from the rest, or one
+// link (from, to).
+void check_partition(const nlohmann::json& args, const std::string& path) {
+  const int shapes = args.contains("isolate") + args.contains("side") + (args.contains("from") || args.contains("to"));
+  if (shapes != 1) throw JsonError(path, "a partition takes one of isolate, side, or from and to");
+  if (args.contains("from") != args.contains("to")) throw JsonError(path + (args.contains("from") ? "/to" : "/from"), "required field is missing (a one-way cut)");
+  if (args.contains("from") && args["from"] == args["to"]) throw JsonError(path + "/to", "must differ from from");
 }
 
 ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& path) {
@@ -189,6 +217,10 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
   if ((step.expect.docs || !step.expect.explain.empty()) && !reads_docs) {
     throw JsonError(path + "/expect", "docs and explain are expectations of a find");
   }
+  if ((step.expect.state || step.expect.entries_behind) && step.cmd != "replSetGetStatus") {
+    throw JsonError(path + "/expect", "state and entries_behind are expectations of replSetGetStatus");
+  }
+  if (step.cmd == "partition") check_partition(step.args, path);
   r.reject_unknown();
   return step;
 }

@@ -29,8 +29,10 @@ struct StepExpectation {
   std::map<std::string, nlohmann::json> explain;  // JSON pointer into explain("executionStats")
   std::map<std::string, nlohmann::json> metrics;  // "/serverStatus/..." or "/collStats/<ns>/..."
   std::optional<nlohmann::json> disk_bytes;       // the node's table files, a value or a range
+  std::optional<std::string> state;               // replSetGetStatus: PRIMARY, SECONDARY, DOWN, RECOVERING
+  std::optional<nlohmann::json> entries_behind;   // replSetGetStatus: the primary's newest ts minus the member's
   bool empty() const {
-    return !docs && !n && !modified && !code && explain.empty() && metrics.empty() && !disk_bytes;
+    return !docs && !n && !modified && !code && explain.empty() && metrics.empty() && !disk_bytes && !state && !entries_behind;
   }
 };
 

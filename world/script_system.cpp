@@ -24,6 +24,8 @@ struct StepResult {
   std::optional<engine::Document> docs;
   engine::Document explain;
   std::optional<nlohmann::json> metrics;  // a read on another member: that member's
+  std::optional<std::string> state;       // replSetGetStatus
+  std::optional<uint64_t> entries_behind;  // replSetGetStatus
 };
 
 std::string code_name(engine::ErrorCode code) {
@@ -113,6 +115,8 @@ class ScriptSystem final : public DocSystem {
       }
       check(op, step, r);
     }
+    // The script's partitions end with it (the final checks need the members joined).
+    if (++clients_done_ == script_.clients.size()) heal();
   }
 
   // {"$now": OFFSET_MS} anywhere in `v` becomes a Date at the virtual now plus the offset.
@@ -131,6 +135,7 @@ class ScriptSystem final : public DocSystem {
     if (step.cmd == "insert" || step.cmd == "update" || step.cmd == "replace" || step.cmd == "delete") return crud(op, step.cmd, a);
     if (step.cmd == "find") return find(op, a);
     if (step.cmd == "awaitReplication") return await_replication(a);
+    if (step.cmd == "replSetGetStatus") return member_status(a);
     if (step.cmd == "create" || step.cmd == "createIndex" || step.cmd == "dropIndex" || step.cmd == "collMod") return ddl(op, step.cmd, a);
     world_control(op, step, a);
     return {};
@@ -220,7 +225,7 @@ class ScriptSystem final : public DocSystem {
     return o;
   }
 
-  // The world's commands: time, durability, crashes, the TTL monitor, barriers.
+  // The world's commands: time, durability, crashes, partitions, the TTL monitor, barriers.
   void world_control(engine::OperationContext& op, const ScriptStep& step, const nlohmann::json& a) {
     sim::Simulator& sim = run_.sim();
     const std::string& cmd = step.cmd;
@@ -239,16 +244,55 @@ class ScriptSystem final : public DocSystem {
       if (a.contains("ttlMonitorSleepSecs")) ttl_.monitor_sleep_ns = std::max<sim::Nanos>(1, a["ttlMonitorSleepSecs"].get<int64_t>()) * sim::kNsPerSec;
       return;
     }
+    if (cmd == "partition") {
+      const NetworkFault shape = partition_of(a);
+      run_.members()->script_network(shape, true, step.index);
+      return cut_.push_back({shape, step.index});
+    }
+    if (cmd == "heal") return heal();
     if (cmd == "waitTtlPass") {  // a whole pass that started after this step did
       const sim::Nanos since_ns = sim.now_ns();
       while (monitor_.last_pass_start_ns() < since_ns && sim.now_ns() < run_.end_ns()) sim.sleep_for(kPollNs);
       return;
     }
     assert(cmd == "barrier");
-    const size_t ordinal = barriers_passed_[step.client]++;
+    const size_t ordinal = barriers_passed_[step.client]++;  // a barrier
     if (arrivals_.size() <= ordinal) arrivals_.resize(ordinal + 1, 0);
     if (++arrivals_[ordinal] == script_.clients.size()) barrier_.notify_all(sim);
     while (arrivals_[ordinal] < script_.clients.size()) barrier_.wait(sim, "barrier");
+  }
+
+  static NetworkFault partition_of(const nlohmann::json& a) {
+    NetworkFault f;
+    if (a.contains("isolate")) {
+      f.kind = NetworkFault::Kind::kIsolate;
+      f.member = a["isolate"].get<size_t>();
+    } else if (a.contains("side")) {
+      f.kind = NetworkFault::Kind::kPartition;
+      f.side = a["side"].get<std::vector<size_t>>();
+    } else {
+      f.kind = NetworkFault::Kind::kCut;
+      f.from = a["from"].get<size_t>();
+      f.to = a["to"].get<size_t>();
+    }
+    return f;
+  }
+
+  // Gives back every link the script's partitions cut, in the order they were cut.
+  void heal() {
+    for (const auto& [shape, step] : cut_) run_.members()->script_network(shape, false, step);
+    cut_.clear();
+  }
+
+  // replSetGetStatus on `member`: its state, and how far it is behind this member, the primary.
+  StepResult member_status(const nlohmann::json& a) {
+    MemberAccess& members = *run_.members();
+    const size_t member = a.value("member", host_.member());
+    const uint64_t primary_ts = engine_->next_oplog_ts() - 1, member_ts = members.newest_ts(member);
+    StepResult r;
+    r.state = members.member_state(member);
+    r.entries_behind = primary_ts > member_ts ? primary_ts - member_ts : 0;
+    return r;
   }
 
   // Until every member holds this member's newest oplog entry (MongoDB's awaitReplication):
@@ -293,6 +337,8 @@ class ScriptSystem final : public DocSystem {
       for (const auto& [pointer, want] : e.metrics) compare("metric " + pointer, value_at(metrics, pointer), want);
     }
     if (e.disk_bytes) compare("disk_bytes", host_.table_file_bytes(), *e.disk_bytes);
+    if (e.state) compare("state", r.state ? nlohmann::json(*r.state) : nlohmann::json(), *e.state);
+    if (e.entries_behind) compare("entries_behind", r.entries_behind ? nlohmann::json(*r.entries_behind) : nlohmann::json(), *e.entries_behind);
     run_.trace().event(run_.sim().now_ns(), run_.sim().current().name, "script_step",
                          {{"step", step.index}, {"cmd", step.cmd}, {"code", r.code}, {"held", failed.empty()}});
     for (const std::string& f : failed) {
@@ -322,6 +368,8 @@ class ScriptSystem final : public DocSystem {
   sim::WaitQueue barrier_;                         // clients waiting at a barrier
   bool crash_requested_ = false;                   // the last crash was a crash step's
   bool unplanned_crash_ = false;                   // a crash the script did not ask for happened
+  std::vector<std::pair<NetworkFault, size_t>> cut_;  // the partitions in force, with their steps
+  size_t clients_done_ = 0;                         // clients past their last step
 };
 
 }  // namespace

@@ -290,7 +290,19 @@ void World::network_fault_actor() {
 }
 
 void World::network_fault(size_t index, bool start) {
-  const NetworkFault& f = scenario_.replica_set.network_faults[index];
+  apply_network(scenario_.replica_set.network_faults[index], start, {{"index", index}});
+}
+
+void World::script_network(const NetworkFault& shape, bool start, size_t step) { apply_network(shape, start, {{"step", step}}); }
+
+std::string World::member_state(size_t member) {
+  const NodeHost& host = *hosts_.at(member);
+  if (hosts_[member]->serving_engine() == nullptr) return "DOWN";
+  if (!host.convergence_exempt().empty()) return "RECOVERING";
+  return member == 0 ? "PRIMARY" : "SECONDARY";  // scripts run without elections: the first is the primary
+}
+
+void World::apply_network(const NetworkFault& f, bool start, nlohmann::json source) {
   nlohmann::json links = nlohmann::json::array();
   for (const auto& [from, to] : f.links(hosts_.size())) {
     if (start) {
@@ -301,8 +313,8 @@ void World::network_fault(size_t index, bool start) {
     links.push_back({from, to});
   }
   if (!start) reached(properties::Marker::kNetworkHealed);
-  trace_->event(sim_.now_ns(), "faults", "network",
-                {{"index", index}, {"kind", to_string(f.kind)}, {"phase", start ? "start" : "end"}, {"links", links}});
+  source.update({{"kind", to_string(f.kind)}, {"phase", start ? "start" : "end"}, {"links", links}});
+  trace_->event(sim_.now_ns(), "faults", "network", std::move(source));
 }
 
 void World::check_convergence(size_t p) {

@@ -93,6 +93,8 @@ class World final : public RunControl, public MemberAccess {
   std::string read_on(size_t member, Read read) override;
   uint64_t newest_ts(size_t member) override;
   size_t member_count() const override { return hosts_.size(); }
+  std::string member_state(size_t member) override;
+  void script_network(const NetworkFault& shape, bool start, size_t step) override;
 
   // --- RunControl: for the node's lifecycle (world/run_control.h). ---
   sim::Nanos fault_end_ns() const override { return fault_end_ns_; }
@@ -119,6 +121,8 @@ class World final : public RunControl, public MemberAccess {
   // Carries out the replica set's network faults (actor "network-faults").
   void network_fault_actor();
   void network_fault(size_t index, bool start);
+  // Cuts or gives back `shape`'s links; `source` says whose ({"index": i} or {"step": s}).
+  void apply_network(const NetworkFault& shape, bool start, nlohmann::json source);
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
