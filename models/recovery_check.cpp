@@ -3,8 +3,9 @@
 // whole or not at all)? Three steps, each a function of KvModel::Checker:
 //   1. attribute: every recovered value must come from the base or a commit; the newest commit
 //      seen bounds the cut from below, as does the durable point;
-//   2. the expected state at that cut, taking in unacknowledged writers of repeated values when
-//      they explain more of the state;
+//   2. the expected state at that cut, taking in unacknowledged commits when they explain more
+//      of the state: writers of repeated values, and in-doubt commits below the cut that left no
+//      value to attribute (a delete);
 //   3. later commits that leave no trace (deletes, rewrites, overwritten values) extend the cut
 //      to the longest prefix that explains the state exactly.
 #include <algorithm>
@@ -28,6 +29,7 @@ class KvModel::Checker {
     assert(state_ops::contiguous(m_.history_, m_.base_seq_, m_.next_seq_));
     assert(m_.durable_point_ < m_.next_seq_);
     for (const auto& [key, value] : recovered_) attribute(key, value);
+    add_unseen_in_doubt();
     differ_ = expected_at_cut({});
     take_alternatives();
     report_at_lower_cut();
@@ -76,6 +78,15 @@ class KvModel::Checker {
       for (const KvWrite& w : r.writes) overlay_[w.key] = w.value;
     }
     return m_.differing_keys(overlay_, recovered_);
+  }
+
+  // In-doubt commits below the cut that no recovered value names (a delete leaves none) are
+  // alternatives too (swarm_replica_set seed 216: an in-doubt delete below an in-doubt insert).
+  void add_unseen_in_doubt() {
+    for (const CommitRecord& r : m_.history_) {
+      if (r.seq > cut_) break;
+      if (r.fate == CommitFate::kInDoubt && seen_commits_.count(r.seq) == 0) alternatives_.insert(r.seq);
+    }
   }
 
   // Commits not acknowledged that wrote a recovered value too, beside the oldest writer of it: a
