@@ -37,8 +37,9 @@ class HotBackupActor {
   void run();
   bool due() const;  // not yet run, not abandoned: a start spawns the actor again
   bool copying() const { return copying_; }
-  // While the backup fixes its point in time (the model's state and WiredTiger's checkpoint) the
-  // node begins no commit: the checkpoint then holds exactly the model's state.
+  // While the backup fixes its point in time (the model's state and WiredTiger's checkpoint) or
+  // releases a table, the node begins no commit: the checkpoint then holds exactly the model's
+  // state, and a release's checkpoint every commit logged before it.
   bool holds_commits() const { return holding_commits_; }
   std::string liveness_pending() const;
   // The sentinel protocol around WiredTiger's open (System::before_open, after_open).
@@ -55,8 +56,12 @@ class HotBackupActor {
   uint64_t copy_file(const std::string& name);
   std::vector<std::pair<std::string, std::string>> tables_in_order();
   void abandon(engine::OperationContext& op, sim::Nanos start_ns);
+  // Runs `step` once no commit is in flight, before any other begins (the node's oplog trim too).
+  int with_commits_held(const std::function<int()>& step);
   // The model's state once no commit is in flight, and `checkpoint` run before any other begins.
   int point_in_time(models::KvState* expected, const std::function<int()>& checkpoint);
+  // Drops the backup's checkpoint from one table, with no commit in between (see the .cpp).
+  int release(engine::OperationContext& op, const std::string& table_uri);
   int baseline_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied);
   int release_backup(engine::OperationContext& op, models::KvState* expected, uint64_t* copied);
   int release_tables(engine::OperationContext& op, uint64_t* copied);
