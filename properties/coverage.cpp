@@ -28,6 +28,7 @@ const std::vector<CoverageMarker>& coverage_catalogue() {
       {Marker::kFailover, "failover", "with elections, a member won an election (a primary crashed, stepped down or was cut off)", {}, "elections"},
       {Marker::kFailoverDuringBackup, "failover_during_backup", "with elections, a member won an election while a member's hot backup was copying", {"documents"}, "elections"},
       {Marker::kTtlPassAcrossFailover, "ttl_pass_across_failover", "with elections, a primary's TTL monitor deleted documents after another member's had, as the primary of an older term", {"documents"}, "elections"},
+      {Marker::kPausedPrimaryReplaced, "paused_primary_replaced", "with elections, a primary stalled by a pause resumed after another member was elected in a newer term", {}, "pause"},
   };
   assert(markers.size() == kMarkerCount);
   return markers;

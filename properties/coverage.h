@@ -32,15 +32,17 @@ enum class Marker {
   kFailover,
   kFailoverDuringBackup,
   kTtlPassAcrossFailover,
+  kPausedPrimaryReplaced,
 };
-inline constexpr size_t kMarkerCount = 21;
+inline constexpr size_t kMarkerCount = 22;
 
 struct CoverageMarker {
   Marker marker;
   const char* name;
   const char* meaning;
   std::vector<std::string> kinds;  // workload kinds that can reach it; empty: every kind
-  // A fault kind the scenario must be able to draw ("network": network windows; "replica_set":
+  // A fault kind the scenario must be able to draw ("network": network windows; "pause": paused
+  // members; "replica_set":
   // more than one member, the primary's crashes make members diverge), or "".
   const char* needs_fault;
 };

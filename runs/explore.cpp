@@ -83,10 +83,16 @@ std::vector<std::string> possible_faults(const world::Scenario& s) {
   // With elections, a primary cut off from the others is replaced too.
   const bool primary_crashes = std::find(kinds.begin(), kinds.end(), "crash") != kinds.end();
   const std::optional<world::ReplicaSetSwarm>& rs_swarm = s.replica_set.swarm;
-  const bool network = !s.replica_set.network_faults.empty() || (rs_swarm && rs_swarm->network_faults_max > 0);
-  const bool elections = s.replica_set.elections && s.replica_set.size() > 1 && (primary_crashes || network);
+  const auto windows = [&](bool pauses) {
+    return std::count_if(s.replica_set.network_faults.begin(), s.replica_set.network_faults.end(),
+                         [&](const world::NetworkFault& f) { return (f.kind == world::NetworkFault::Kind::kPause) == pauses; }) > 0;
+  };
+  const bool network = windows(false) || (rs_swarm && rs_swarm->network_faults_max > 0);
+  const bool pause = windows(true) || (rs_swarm && rs_swarm->pauses_max > 0);
+  const bool elections = s.replica_set.elections && s.replica_set.size() > 1 && (primary_crashes || network || pause);
   if (s.replica_set.size() > 1 && (primary_crashes || elections)) kinds.push_back("replica_set");
   if (network) kinds.push_back("network");
+  if (pause) kinds.push_back("pause");
   if (elections) kinds.push_back("elections");
   return kinds;
 }

@@ -112,6 +112,7 @@ FiberRecord& Simulator::spawn(std::string name, std::string group, std::function
                          [this, fiber, body = std::move(body)] {
                            fiber->ctx = boost::fibers::context::active();
                            t_running = fiber;
+                           hold_while_paused(*fiber);
                            try {
                              if (!fiber->cancel) body();
                            } catch (const Cancelled&) {
@@ -284,6 +285,7 @@ void Simulator::yield() {
   FiberRecord& fiber = current();
   boost::this_fiber::yield();
   t_running = &fiber;
+  hold_while_paused(fiber);
   check_cancelled();
 }
 
@@ -304,6 +306,7 @@ void Simulator::park(const char* waits_on, const std::string* detail) {
   fiber.ctx->suspend();
   t_running = &fiber;
   assert(!fiber.parked);
+  hold_while_paused(fiber);
   fiber.waits_on = nullptr;
   fiber.waits_on_detail = nullptr;
   if (fiber.cancel && cancellable) throw Cancelled{};
@@ -327,6 +330,7 @@ bool Simulator::park_until(const char* waits_on, const Nanos* deadline_ns) {
   t_running = &fiber == &main_record_ ? nullptr : &fiber;
   --fiber.no_cancel_depth;
   assert(!fiber.parked && !fiber.timer);
+  if (&fiber != &main_record_) hold_while_paused(fiber);
   fiber.waits_on = nullptr;
   return fiber.timed_out;
 }
@@ -378,6 +382,12 @@ void Simulator::suspend_for_ever(FiberRecord& fiber) {
 }
 
 void Simulator::cancel_group(std::string_view group) {
+  // A killed process is stopped no more: its fibers must reach a park to unwind.
+  if (group.empty()) {
+    while (!paused_groups_.empty()) resume_group(std::string(paused_groups_.front()));
+  } else {
+    resume_group(group);
+  }
   for (auto& fiber : fibers_) {
     if (fiber->finished || fiber->cancel || fiber->daemon || fiber->frozen) continue;
     if (!group.empty() && fiber->group != group) continue;
@@ -390,6 +400,48 @@ void Simulator::cancel_group(std::string_view group) {
     }
     unpark(*fiber);
   }
+}
+
+void Simulator::pause_group(const std::string& group) {
+  assert(!group.empty());
+  if (group_paused(group)) return;
+  assert(paused_groups_.size() < kPausedGroupsMax);
+  paused_groups_.push_back(group);
+}
+
+void Simulator::resume_group(std::string_view group) {
+  const auto it = std::find(paused_groups_.begin(), paused_groups_.end(), group);
+  if (it == paused_groups_.end()) return;
+  paused_groups_.erase(it);
+  std::vector<FiberRecord*> still_held;
+  for (FiberRecord* fiber : held_) {
+    if (fiber->group != group) {
+      still_held.push_back(fiber);
+    } else {
+      unpark(*fiber);
+    }
+  }
+  held_ = std::move(still_held);
+}
+
+bool Simulator::group_paused(std::string_view group) const {
+  return std::find(paused_groups_.begin(), paused_groups_.end(), group) != paused_groups_.end();
+}
+
+// Called as a fiber resumes, before it goes on: the one place a pause takes hold.
+void Simulator::hold_while_paused(FiberRecord& fiber) {
+  if (paused_groups_.empty() || fiber.daemon) return;  // the common case: no draw, no cost
+  const char* const waits_on = fiber.waits_on;
+  while (group_paused(fiber.group)) {  // only resume_group() wakes it (a cancel resumes first)
+    assert(held_.size() < fibers_.size());
+    held_.push_back(&fiber);
+    fiber.parked = true;
+    fiber.waits_on = "paused";
+    fiber.ctx->suspend();
+    t_running = &fiber;
+    assert(!fiber.parked);
+  }
+  fiber.waits_on = waits_on;
 }
 
 size_t Simulator::live_fibers(std::string_view group) const {

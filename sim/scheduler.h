@@ -158,6 +158,14 @@ class Simulator {
   size_t cut_sleeps(Nanos until_ns);
   // Cancels every live fiber of `group` (an empty group name cancels all).
   void cancel_group(std::string_view group);
+  // A stalled process (SIGSTOP): while `group` is paused, each of its fibers stops at its next
+  // scheduling point (a park, a wake, a yield, its start) and waits there, outside time, until
+  // resume_group(). Timers go on: a sleep that ends during the pause ends at the resume.
+  // cancel_group() resumes what it cancels (a killed process is stopped no more). Daemons are
+  // never paused.
+  void pause_group(const std::string& group);
+  void resume_group(std::string_view group);
+  bool group_paused(std::string_view group) const;
   size_t live_fibers(std::string_view group) const;
   size_t live_fibers() const { return live_; }
   size_t live_daemons() const { return live_daemons_; }
@@ -173,6 +181,7 @@ class Simulator {
   void wake_main_if_waiting();
   [[noreturn]] void abort_stuck() const;
   [[noreturn]] void suspend_for_ever(FiberRecord& fiber);
+  void hold_while_paused(FiberRecord& fiber);
   std::vector<BlockedFiber> blocked_fibers() const;
 
   uint64_t seed_;
@@ -189,6 +198,9 @@ class Simulator {
   boost::fibers::context* main_ctx_ = nullptr;  // set while run() waits
   bool main_parked_ = false;
   bool time_limit_hit_ = false;
+  std::vector<std::string> paused_groups_;  // at most kPausedGroupsMax
+  std::vector<FiberRecord*> held_;           // stopped by a pause, in the order they stopped
+  static constexpr size_t kPausedGroupsMax = 64;
   std::vector<std::string> fiber_errors_;
   std::exception_ptr first_exception_;
 };

@@ -196,6 +196,64 @@ TEST(Failover, TtlDeletesFollowThePrimaryAndTheHiddenMembersBackupSpansTheElecti
   }
 }
 
+// A stalled primary (a pause, not a cut): its links stay up but it answers nothing, so the others
+// elect a new primary, which takes writes without waiting for its fetch from the stalled one; once
+// the old one goes on it learns the newer term and steps down. While paused none of its actors
+// runs, and requests sent to it are answered only after it goes on.
+TEST(Failover, APausedPrimaryIsReplacedAndStepsDownWhenItGoesOn) {
+  const Scenario s = load_scenario(kSource + "/scenarios/failover.json",
+                                   {"duration_ms=12000", "backup=null",
+                                    R"(replica_set.network_faults=[{"kind": "pause", "member": 0, "at_ms": 3000, "until_ms": 8000}])"});
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    SCOPED_TRACE(seed);
+    const RunResult r = run_scenario(s, seed);
+    EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+    constexpr int64_t kPauseUs = 3'000'000, kResumeUs = 8'000'000;
+    const auto pauses = events_of(*r.trace, "pause");
+    ASSERT_EQ(pauses.size(), 2u);
+    EXPECT_EQ(pauses[0]["t_us"], kPauseUs);
+    EXPECT_EQ(pauses[1]["details"]["phase"], "end");
+    bool replaced_while_paused = false, writable_while_paused = false;
+    for (const auto& e : events_of(*r.trace, "elected")) {
+      const int64_t t_us = e["t_us"];
+      replaced_while_paused |= e["details"]["member"] == 1 && t_us > kPauseUs && t_us < kResumeUs;
+    }
+    for (const auto& e : events_of(*r.trace, "primary_writable")) {
+      const int64_t t_us = e["t_us"];
+      writable_while_paused |= e["details"]["member"] == 1 && t_us > kPauseUs && t_us < kResumeUs;
+    }
+    EXPECT_TRUE(replaced_while_paused);
+    EXPECT_TRUE(writable_while_paused) << "the new primary's drain waits for no answer from the stalled one";
+    bool stepped_down_after = false;
+    for (const auto& e : events_of(*r.trace, "stepped_down")) {
+      if (e["details"]["member"] != 0) continue;
+      EXPECT_GE(e["t_us"].get<int64_t>(), kResumeUs) << "a stalled member does nothing, stepping down included";
+      stepped_down_after |= e["details"]["from"] == "primary";
+    }
+    EXPECT_TRUE(stepped_down_after);
+    for (const char* kind : {"ttl_pass_start", "checkpoint_start"}) {
+      for (const auto& e : events_of(*r.trace, kind)) {
+        const int64_t t_us = e["t_us"];
+        const bool member0 = e.value("details", nlohmann::json::object()).value("member", size_t{0}) == 0;
+        EXPECT_FALSE(member0 && t_us > kPauseUs && t_us < kResumeUs) << kind << " on the paused member at " << t_us;
+      }
+    }
+    std::map<uint64_t, int64_t> invoked_us;  // requests to member 0 made while it was paused
+    for (const auto& e : events_of(*r.trace, "client_invoke")) {
+      const int64_t t_us = e["t_us"];
+      if (e["details"]["member"] == 0 && t_us > kPauseUs && t_us < kResumeUs) invoked_us[e["details"]["seq"].get<uint64_t>()] = t_us;
+    }
+    size_t completed = 0;
+    for (const auto& e : events_of(*r.trace, "client_complete")) {
+      if (invoked_us.count(e["details"]["seq"].get<uint64_t>()) == 0) continue;
+      EXPECT_GE(e["t_us"].get<int64_t>(), kResumeUs) << "answered while paused";
+      ++completed;
+    }
+    EXPECT_GT(completed, 0u);
+    EXPECT_GT(r.trace->verdict()["coverage"].value("paused_primary_replaced", 0), 0);
+  }
+}
+
 TEST(Failover, OneMemberWithElectionsIsItsOwnPrimaryAndMajority) {
   const Scenario s = load_scenario(kSource + "/scenarios/failover.json",
                                    {"duration_ms=3000", "liveness_ms=2000", "backup=null",

@@ -3,6 +3,7 @@
 // each member's own disk, fault plan, lifecycle and history.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
@@ -246,13 +247,20 @@ TEST(ReplicaSetSpec, NetworkFaultsAreCheckedNamingTheField) {
   EXPECT_NE(error(R"([{"kind": "isolate", "member": 1, "at_ms": 5, "until_ms": 5}])").find("/network_faults/0/until_ms: must be after at_ms"),
             std::string::npos);
   EXPECT_NE(error(R"([{"kind": "flood", "at_ms": 1, "until_ms": 2}])").find("/network_faults/0/kind"), std::string::npos);
+  EXPECT_EQ(error(R"([{"kind": "pause", "member": 0, "at_ms": 1, "until_ms": 2}])"), "");
+  EXPECT_NE(error(R"([{"kind": "pause", "member": 3, "at_ms": 1, "until_ms": 2}])").find("/network_faults/0/member: must be a member: below 3"),
+            std::string::npos);
+  EXPECT_NE(error(R"([{"kind": "pause", "at_ms": 1, "until_ms": 2}])").find("/network_faults/0/member"), std::string::npos);
 }
 
 TEST(ReplicaSetSwarm, EachSeedDrawsMemberPlansAndNetworkWindowsIntoTheRecordedScenario) {
   const Scenario s = load_scenario(kSource + "/scenarios/swarm_replica_set.json");
   ASSERT_TRUE(s.replica_set.swarm.has_value());
+  nlohmann::json no_pauses_json = s.source;
+  no_pauses_json["replica_set"]["swarm"]["pauses_max"] = 0;
+  const Scenario no_pauses = scenario_from_json(no_pauses_json, "no_pauses.json");
   std::set<std::string> plans;
-  size_t windows = 0;
+  size_t windows = 0, pauses = 0;
   for (uint64_t seed = 1; seed <= 30; ++seed) {
     const Scenario a = draw_knobs(s, seed), b = draw_knobs(s, seed);
     EXPECT_EQ(a.source, b.source) << "seed " << seed << ": drawn once, the same every time";
@@ -263,7 +271,18 @@ TEST(ReplicaSetSwarm, EachSeedDrawsMemberPlansAndNetworkWindowsIntoTheRecordedSc
       plans.insert(a.source["replica_set"]["members"][m]["fault_plan"].dump());
     }
     EXPECT_EQ(a.source["knobs_drawn"]["replica_set.network_faults"], a.source["replica_set"]["network_faults"]);
-    EXPECT_LE(a.replica_set.network_faults.size(), 3u);
+    // Up to 3 windows of cut links, then up to 2 pauses from their own stream: the links' windows
+    // are those the seed draws without pauses.
+    const auto is_pause = [](const NetworkFault& f) { return f.kind == NetworkFault::Kind::kPause; };
+    const auto& drawn = a.replica_set.network_faults;
+    const size_t links = std::find_if(drawn.begin(), drawn.end(), is_pause) - drawn.begin();
+    EXPECT_LE(links, 3u);
+    EXPECT_LE(drawn.size() - links, 2u);
+    EXPECT_TRUE(std::all_of(drawn.begin() + static_cast<long>(links), drawn.end(), is_pause));
+    pauses += drawn.size() - links;
+    nlohmann::json link_windows = a.source["replica_set"]["network_faults"];
+    link_windows.erase(link_windows.begin() + static_cast<long>(links), link_windows.end());
+    EXPECT_EQ(link_windows, draw_knobs(no_pauses, seed).source["replica_set"]["network_faults"]) << "seed " << seed;
     for (const NetworkFault& f : a.replica_set.network_faults) {
       ++windows;
       EXPECT_LT(f.at_ns, f.until_ns);
@@ -275,6 +294,7 @@ TEST(ReplicaSetSwarm, EachSeedDrawsMemberPlansAndNetworkWindowsIntoTheRecordedSc
   }
   EXPECT_GT(plans.size(), 30u) << "seeds draw different member plans";
   EXPECT_GT(windows, 10u);
+  EXPECT_GT(pauses, 10u);
   try {
     recorded_scenario(s.source.contains("knobs") ? [&] {
       nlohmann::json j = s.source;
@@ -296,6 +316,7 @@ TEST(ReplicaSetSwarm, ItsFieldsAreCheckedNamingThem) {
   EXPECT_NE(error(R"({"network_fault_ms_max": 99})").find("/replica_set/swarm/network_fault_ms_max: must be in [100, 600000]"),
             std::string::npos);
   EXPECT_NE(error(R"({"partitions": 2})").find("/replica_set/swarm/partitions"), std::string::npos);
+  EXPECT_NE(error(R"({"pauses_max": 17})").find("/replica_set/swarm/pauses_max: must be in [0, 16]"), std::string::npos);
 }
 
 TEST(ReplicaSet, TheHiddenMemberRunsTheBackupWhileItAppliesAndItsRestoreHolds) {

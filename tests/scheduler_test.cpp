@@ -153,6 +153,63 @@ TEST(Scheduler, CancelGroupUnwindsOnlyThatGroup) {
   EXPECT_EQ(sim.now_ns(), 2 * kNsPerSec);  // cancelled timers do not drag the clock along
 }
 
+// A paused group's fibers stop at their next wake and go on at the resume; other groups, timers
+// and virtual time go on meanwhile; a fiber started while paused waits for the resume too.
+TEST(Scheduler, PauseStopsAGroupUntilResumeWhileTheRestGoesOn) {
+  Simulator sim(3);
+  std::vector<Nanos> ticks_ns, other_ns;
+  Nanos late_start_ns = -1;
+  sim.spawn("node", "node", [&] {
+    for (int i = 0; i < 6; ++i) {
+      sim.sleep_for(kNsPerSec);
+      ticks_ns.push_back(sim.now_ns());
+    }
+  });
+  sim.spawn("other", "world", [&] {
+    for (int i = 0; i < 6; ++i) {
+      sim.sleep_for(kNsPerSec);
+      other_ns.push_back(sim.now_ns());
+    }
+  });
+  sim.spawn("pauser", "world", [&] {
+    sim.sleep_for(2 * kNsPerSec + kNsPerSec / 2);
+    sim.pause_group("node");
+    EXPECT_TRUE(sim.group_paused("node"));
+    sim.spawn("late", "node", [&] { late_start_ns = sim.now_ns(); });
+    sim.sleep_for(2 * kNsPerSec);
+    EXPECT_EQ(sim.live_fibers("node"), 2u);
+    sim.resume_group("node");
+    EXPECT_FALSE(sim.group_paused("node"));
+  });
+  EXPECT_EQ(sim.run().kind, RunOutcome::Kind::kFinished);
+  const Nanos s = kNsPerSec;
+  // Its sleep that ended at 3 s during the pause ends at the resume (4.5 s); it goes on from there.
+  EXPECT_EQ(ticks_ns, (std::vector<Nanos>{s, 2 * s, 9 * s / 2, 11 * s / 2, 13 * s / 2, 15 * s / 2}));
+  EXPECT_EQ(other_ns, (std::vector<Nanos>{s, 2 * s, 3 * s, 4 * s, 5 * s, 6 * s}));
+  EXPECT_EQ(late_start_ns, 9 * s / 2);
+}
+
+TEST(Scheduler, ACancelReachesAPausedFiberAndAResumeOfNothingIsHarmless) {
+  Simulator sim(5);
+  bool woke_normally = false;
+  sim.spawn("node", "node", [&] {
+    sim.sleep_for(kNsPerSec);
+    woke_normally = true;
+  });
+  sim.spawn("world", "world", [&] {
+    sim.resume_group("node");  // not paused: nothing happens
+    sim.pause_group("node");
+    sim.sleep_for(2 * kNsPerSec);
+    EXPECT_EQ(sim.live_fiber_report().front().waits_on, "paused");
+    sim.cancel_group("node");
+    sim.sleep_for(kNsPerSec);
+    EXPECT_EQ(sim.live_fibers("node"), 0u);
+    sim.resume_group("node");
+  });
+  EXPECT_EQ(sim.run().kind, RunOutcome::Kind::kFinished);
+  EXPECT_FALSE(woke_normally);
+}
+
 TEST(Scheduler, MutexIsFifoAndExclusive) {
   Simulator sim(7);
   Mutex m("m");

@@ -39,6 +39,9 @@ TEST(Script, BadStepsNameTheStepAndTheField) {
   EXPECT_EQ(steps_error(R"([{"cmd":"find","ns":"t.c","expect":{"metrics":{"/collStats/t.c/count":{"min":"a"}}}}])"),
             "s.json: /steps/0/expect/metrics//collStats/t.c/count/min: expected a number, found string \"a\"");
   EXPECT_EQ(steps_error(R"([{"cmd":"sleep","ms":-1}])"), "s.json: /steps/0/ms: expected a non-negative integer, found number -1");
+  EXPECT_EQ(steps_error(R"([{"cmd":"pause"}])"), "s.json: /steps/0/member: required field is missing");
+  EXPECT_EQ(steps_error(R"([{"cmd":"pause","member":0}])"), "s.json: /steps/0/member: the script runs on member 0: pause another member");
+  EXPECT_EQ(steps_error(R"([{"cmd":"pause","member":1}])"), "s.json: /steps/0/cmd: pause needs a replica set: replica_set.members with at least 2");
   try {
     scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1,"workload":{"kind":"kv"},"steps":[{"cmd":"flush"}]})"), "s.json");
     ADD_FAILURE() << "steps beside another workload kind were taken";

@@ -102,6 +102,9 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
     return elector_.role() == Elector::Role::kSecondary && writes_in_flight_ == 0 && !ttl_monitor().in_pass();
   }
 
+  // MongoDB stops the oplog fetcher of a member it elects: its drain waits for no answer.
+  bool fetching_wanted() const override { return elector_.role() == Elector::Role::kSecondary; }
+
   bool ttl_primary() const override { return elector_.writable(); }
   // Judged on the set's record of primaries, not on what the monitor asked.
   bool ttl_deleter_was_primary() const override { return set_.primary_at(host_.member(), ttl_monitor().pass_start_ns()); }

@@ -5,7 +5,8 @@
 
 namespace wtsim::world {
 
-std::string MemberRpc::call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve, bool drop_on_crash) {
+std::string MemberRpc::call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve, bool drop_on_crash,
+                            const GiveUp& give_up) {
   assert(to < targets_.size() && from != to && from < network_.nodes());
   const Target& target = targets_[to];
   const sim::Nanos start_ns = sim_.now_ns();
@@ -28,6 +29,7 @@ std::string MemberRpc::call(size_t from, size_t to, const std::string& fiber, si
   while (!*done && sim_.now_ns() - start_ns < timeout_ns) {
     const bool crashed = !target.ready() || target.host->generation_suffix() != generation;
     if (drop_on_crash && crashed) return "the connection to " + target.name + " dropped (it crashed)";
+    if (give_up && give_up()) return "given up";
     sim_.sleep_for(kPollNs);
   }
   if (!*done) return target.ready() ? "no answer in time" : target.name + " is down";

@@ -40,9 +40,12 @@ class MemberRpc {
   // set `*done` when its answer is complete (a crash inside it leaves the sender waiting out
   // `timeout_ns`).
   // With `drop_on_crash` the sender stops waiting as soon as the member crashes (its connection
-  // drops, as a client's does); without it, it waits out the timeout.
+  // drops, as a client's does); without it, it waits out the timeout. A `give_up` that turns
+  // true while the sender waits for the answer ends the wait too (the sender cancels it).
   using Serve = std::function<void(bool* done)>;
-  std::string call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve, bool drop_on_crash = false);
+  using GiveUp = std::function<bool()>;
+  std::string call(size_t from, size_t to, const std::string& fiber, sim::Nanos timeout_ns, Serve serve, bool drop_on_crash = false,
+                   const GiveUp& give_up = nullptr);
 
  private:
   sim::Simulator& sim_;

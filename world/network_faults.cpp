@@ -19,8 +19,8 @@ NetworkFault fault_from(const nlohmann::json& j, const std::string& path, size_t
   sim::ObjectReader r(j, path);
   NetworkFault f;
   const std::string kind = r.string("kind");
-  if (kind == "isolate") {
-    f.kind = NetworkFault::Kind::kIsolate;
+  if (kind == "isolate" || kind == "pause") {
+    f.kind = kind == "pause" ? NetworkFault::Kind::kPause : NetworkFault::Kind::kIsolate;
     f.member = member_at(r, "member", members);
   } else if (kind == "cut") {
     f.kind = NetworkFault::Kind::kCut;
@@ -40,7 +40,7 @@ NetworkFault fault_from(const nlohmann::json& j, const std::string& path, size_t
       f.side.push_back(static_cast<size_t>(m));
     }
   } else {
-    throw sim::JsonError(r.path_of("kind"), "expected \"isolate\", \"cut\" or \"partition\", found \"" + kind + "\"");
+    throw sim::JsonError(r.path_of("kind"), "expected \"isolate\", \"cut\", \"partition\" or \"pause\", found \"" + kind + "\"");
   }
   f.at_ns = static_cast<sim::Nanos>(r.u64("at_ms")) * sim::kNsPerMs;
   f.until_ns = static_cast<sim::Nanos>(r.u64("until_ms")) * sim::kNsPerMs;
@@ -73,8 +73,10 @@ std::vector<std::pair<size_t, size_t>> NetworkFault::links(size_t members) const
         }
       }
       break;
+    case Kind::kPause:
+      break;
   }
-  assert(!out.empty());
+  assert(out.empty() == (kind == Kind::kPause));
   return out;
 }
 
@@ -83,6 +85,7 @@ const char* to_string(NetworkFault::Kind kind) {
     case NetworkFault::Kind::kIsolate: return "isolate";
     case NetworkFault::Kind::kCut: return "cut";
     case NetworkFault::Kind::kPartition: return "partition";
+    case NetworkFault::Kind::kPause: return "pause";
   }
   return "?";
 }

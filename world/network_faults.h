@@ -4,6 +4,9 @@
 //   {"kind": "cut", "from": 1, "to": 0, "at_ms": 1000, "until_ms": 4000} one way
 //   {"kind": "partition", "side": [0, 1], "at_ms": 1000, "until_ms": 4000} these members from
 //                                                                           the rest, both ways
+//   {"kind": "pause", "member": 2, "at_ms": 1000, "until_ms": 4000}   a stalled process: its
+//       fibers stop (sim::Simulator::pause_group) and its links stay up, so what is sent to it
+//       waits unanswered; WiredTiger's own threads go on, as nothing outside the member sees them
 // A window that has not ended when the fault phase does ends then, as disk-full windows do.
 #include <cstddef>
 #include <utility>
@@ -16,15 +19,15 @@
 namespace wtsim::world {
 
 struct NetworkFault {
-  enum class Kind { kIsolate, kCut, kPartition };
+  enum class Kind { kIsolate, kCut, kPartition, kPause };
   Kind kind = Kind::kIsolate;
   sim::Nanos at_ns = 0;
   sim::Nanos until_ns = 0;
-  size_t member = 0;         // isolate
+  size_t member = 0;         // isolate, pause
   size_t from = 0, to = 0;   // cut
   std::vector<size_t> side;  // partition
 
-  // The directed links the fault cuts, in a replica set of `members`.
+  // The directed links the fault cuts, in a replica set of `members` (none for a pause).
   std::vector<std::pair<size_t, size_t>> links(size_t members) const;
 };
 

@@ -188,6 +188,14 @@ void NodeHost::crash_node(faults::CrashMode mode, bool power_loss, const std::st
   }
 }
 
+void NodeHost::pause(bool on) {
+  if (on) {
+    sim_.pause_group(group_);
+  } else {
+    sim_.resume_group(group_);
+  }
+}
+
 void NodeHost::restarter() {
   // Sleep, not yield: a fiber still inside WiredTiger may wait for virtual time to pass.
   const sim::Nanos start_ns = sim_.now_ns();

@@ -83,6 +83,10 @@ class NodeHost final : public NodeContext {
   // Stats only the node knows: its disk operations, the ENOSPC marker.
   void finish_stats(RunStats& stats);
   faults::FaultInjector& injector() { return injector_; }
+  // A stalled process (a network fault `pause`): the node's fibers stop where they are until it
+  // resumes (sim::Simulator::pause_group). A crash ends the pause (cancel_group resumes).
+  void pause(bool on);
+  bool paused() const { return sim_.group_paused(group_); }
   // Actor bodies, spawned by the run (their order is part of the schedule).
   void fault_actor();
   void metrics_sampler();

@@ -88,6 +88,8 @@ class ReplicaSet {
   void note_writable(size_t member, sim::Nanos at_ns);
   void note_not_writable(size_t member, sim::Nanos at_ns);
   bool primary_at(size_t member, sim::Nanos at_ns) const;
+  // The highest term a member was elected in (0 before any election).
+  uint64_t newest_term() const { return elected_.empty() ? 0 : elected_.rbegin()->first; }
   // A TTL delete committed on `member`, a primary of `term` (the coverage of a TTL pass across a failover).
   void note_ttl_delete(size_t member, uint64_t term);
 

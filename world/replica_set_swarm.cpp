@@ -10,12 +10,18 @@
 namespace wtsim::world {
 namespace {
 
-// One window of cut links among `members`, in [0, duration_ms).
-nlohmann::json draw_network_fault(sim::Rng& rng, size_t members, uint64_t duration_ms, uint64_t length_ms_max) {
-  assert(members >= 2 && duration_ms >= 2);
+// A window's times, in [0, duration_ms).
+nlohmann::json draw_window(sim::Rng& rng, uint64_t duration_ms, uint64_t length_ms_max) {
+  assert(duration_ms >= 2);
   const uint64_t at_ms = rng.below(duration_ms - 1);
   const uint64_t length_ms = ReplicaSetSwarm::kNetworkFaultMsMin + rng.below(length_ms_max - ReplicaSetSwarm::kNetworkFaultMsMin + 1);
-  nlohmann::json f = {{"at_ms", at_ms}, {"until_ms", std::min(at_ms + length_ms, duration_ms)}};
+  return {{"at_ms", at_ms}, {"until_ms", std::min(at_ms + length_ms, duration_ms)}};
+}
+
+// One window of cut links among `members`, in [0, duration_ms).
+nlohmann::json draw_network_fault(sim::Rng& rng, size_t members, uint64_t duration_ms, uint64_t length_ms_max) {
+  assert(members >= 2);
+  nlohmann::json f = draw_window(rng, duration_ms, length_ms_max);
   switch (rng.below(3)) {
     case 0:
       f["kind"] = "isolate";
@@ -54,6 +60,9 @@ ReplicaSetSwarm replica_set_swarm_from_json(const nlohmann::json& j, const std::
   s.network_fault_ms_max = r.u64_or("network_fault_ms_max", s.network_fault_ms_max);
   sim::check_bounds(s.network_fault_ms_max >= ReplicaSetSwarm::kNetworkFaultMsMin && s.network_fault_ms_max <= 600'000,
                     r.path_of("network_fault_ms_max"), "in [100, 600000]");
+  s.pauses_max = r.u64_or("pauses_max", s.pauses_max);
+  sim::check_bounds(s.pauses_max <= ReplicaSetSwarm::kNetworkFaultsMax, r.path_of("pauses_max"),
+                    "in [0, " + std::to_string(ReplicaSetSwarm::kNetworkFaultsMax) + "]");
   r.reject_unknown();
   return s;
 }
@@ -70,12 +79,24 @@ void draw_replica_set_swarm(const Scenario& s, uint64_t seed, nlohmann::json* j,
     rs["members"][m]["fault_plan"] = faults::to_json(faults::draw_plan(s.swarm, rng, s.duration_ns));
     (*drawn)["replica_set.members." + std::to_string(m) + ".fault_plan"] = rs["members"][m]["fault_plan"];
   }
-  if (swarm->network_faults_max == 0 || members < 2) return;
-  sim::Rng rng = sim::stream(seed, "network-faults");
+  if ((swarm->network_faults_max == 0 && swarm->pauses_max == 0) || members < 2) return;
   const uint64_t duration_ms = static_cast<uint64_t>(s.duration_ns / sim::kNsPerMs);
   nlohmann::json windows = rs.value("network_faults", nlohmann::json::array());
-  const uint64_t n = rng.below(swarm->network_faults_max + 1);
-  for (uint64_t i = 0; i < n && duration_ms >= 2; ++i) windows.push_back(draw_network_fault(rng, members, duration_ms, swarm->network_fault_ms_max));
+  if (swarm->network_faults_max > 0) {
+    sim::Rng rng = sim::stream(seed, "network-faults");
+    const uint64_t n = rng.below(swarm->network_faults_max + 1);
+    for (uint64_t i = 0; i < n && duration_ms >= 2; ++i) windows.push_back(draw_network_fault(rng, members, duration_ms, swarm->network_fault_ms_max));
+  }
+  if (swarm->pauses_max > 0) {  // its own stream: the network windows stay as they were
+    sim::Rng rng = sim::stream(seed, "pauses");
+    const uint64_t n = rng.below(swarm->pauses_max + 1);
+    for (uint64_t i = 0; i < n && duration_ms >= 2; ++i) {
+      nlohmann::json f = draw_window(rng, duration_ms, swarm->network_fault_ms_max);
+      f["kind"] = "pause";
+      f["member"] = rng.below(members);
+      windows.push_back(std::move(f));
+    }
+  }
   rs["network_faults"] = windows;
   (*drawn)["replica_set.network_faults"] = windows;
 }

@@ -7,7 +7,10 @@
 //   "fault-plan");
 // - network faults: 0..network_faults_max windows (isolate, cut or partition, drawn alike), each
 //   starting in the fault phase and lasting 100 ms..network_fault_ms_max, from the stream
-//   "network-faults".
+//   "network-faults";
+// - pauses: 0..pauses_max pauses of a drawn member (a stalled process), each starting in the
+//   fault phase and lasting 100 ms..network_fault_ms_max, from the stream "pauses", listed after
+//   the network windows.
 // The seed's owner draws them with the knobs (world/knobs.h): the trace header's scenario holds
 // the drawn plans and windows, and no swarm, so replay and shrink never draw again.
 #include <cstdint>
@@ -24,6 +27,7 @@ struct ReplicaSetSwarm {
   bool members = false;
   uint64_t network_faults_max = 0;
   uint64_t network_fault_ms_max = 3000;
+  uint64_t pauses_max = 0;  // at most kNetworkFaultsMax
 };
 
 // Reads "replica_set.swarm" at `path`; throws sim::JsonError naming the field.

@@ -313,7 +313,7 @@ void check_script_members(const Script& script, const ReplicaSetSpec& rs) {
   for (const auto& steps : script.clients) {
     for (const ScriptStep& step : steps) {
       const std::string path = "/steps/" + std::to_string(step.index);
-      const bool set_step = step.cmd == "partition" || step.cmd == "heal" || step.cmd == "replSetGetStatus";
+      const bool set_step = step.cmd == "partition" || step.cmd == "pause" || step.cmd == "heal" || step.cmd == "replSetGetStatus";
       if (set_step && rs.size() < 2) throw sim::JsonError(path + "/cmd", step.cmd + " needs a replica set: replica_set.members with at least 2");
       for (const char* field : {"member", "isolate", "from", "to"}) {
         if (step.args.contains(field)) check(step.args[field], path + "/" + field);

@@ -33,6 +33,7 @@ const std::map<std::string, Fields>& commands() {
       {"barrier", {}},
       {"awaitReplication", {{"timeout_ms", false}}},
       {"partition", {{"isolate", false}, {"side", false}, {"from", false}, {"to", false}}},
+      {"pause", {{"member", true}}},
       {"heal", {}},
       {"replSetGetStatus", {{"member", false}}},
   };
@@ -221,6 +222,9 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
     throw JsonError(path + "/expect", "state and entries_behind are expectations of replSetGetStatus");
   }
   if (step.cmd == "partition") check_partition(step.args, path);
+  if (step.cmd == "pause" && step.args["member"] == 0) {
+    throw JsonError(path + "/member", "the script runs on member 0: pause another member");
+  }
   r.reject_unknown();
   return step;
 }

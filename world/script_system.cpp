@@ -5,6 +5,7 @@
 // restart each client goes on with its next step, as a driver's application would.
 #include <algorithm>
 #include <cassert>
+#include <memory>
 
 #include "faults/crash_mode.h"
 #include "sim/sync.h"
@@ -173,19 +174,20 @@ class ScriptSystem final : public DocSystem {
 
   // A find on another member of the replica set, over the network; the step's metrics
   // expectations are then that member's.
+  // The read may be served after the step gave up on it (a paused member): it owns what it uses.
   StepResult find_on(size_t member, const nlohmann::json& a) {
-    const engine::FindRequest req = find_request(a);
-    StepResult r;
-    const std::string why = run_.members()->read_on(member, [&](NodeContext& host, engine::DocumentEngine& e, engine::OperationContext& op) {
-      const engine::FindResult f = host.node_call("script_find", [&] { return e.find(op, a["ns"], req); });
-      r.code = code_text(f.status);
-      r.n = f.docs.size();
-      r.docs = engine::Document(f.docs);
-      r.explain = f.explain;
-      r.metrics = metrics_of(host, e, op);
+    auto r = std::make_shared<StepResult>();
+    const std::string why = run_.members()->read_on(member, [this, r, ns = a["ns"].get<std::string>(), req = find_request(a)](
+                                                                NodeContext& host, engine::DocumentEngine& e, engine::OperationContext& op) {
+      const engine::FindResult f = host.node_call("script_find", [&] { return e.find(op, ns, req); });
+      r->code = code_text(f.status);
+      r->n = f.docs.size();
+      r->docs = engine::Document(f.docs);
+      r->explain = f.explain;
+      r->metrics = metrics_of(host, e, op);
     });
-    if (!why.empty()) r = StepResult{"HostUnreachable"};
-    return r;
+    if (!why.empty()) return StepResult{"HostUnreachable"};
+    return *r;
   }
 
   StepResult find(engine::OperationContext& op, const nlohmann::json& a) {
@@ -249,6 +251,13 @@ class ScriptSystem final : public DocSystem {
       run_.members()->script_network(shape, true, step.index);
       return cut_.push_back({shape, step.index});
     }
+    if (cmd == "pause") {
+      NetworkFault shape;
+      shape.kind = NetworkFault::Kind::kPause;
+      shape.member = a["member"].get<size_t>();
+      run_.members()->script_network(shape, true, step.index);
+      return cut_.push_back({shape, step.index});
+    }
     if (cmd == "heal") return heal();
     if (cmd == "waitTtlPass") {  // a whole pass that started after this step did
       const sim::Nanos since_ns = sim.now_ns();
@@ -278,7 +287,7 @@ class ScriptSystem final : public DocSystem {
     return f;
   }
 
-  // Gives back every link the script's partitions cut, in the order they were cut.
+  // Gives back every link the script's partitions cut and resumes its paused members, in order.
   void heal() {
     for (const auto& [shape, step] : cut_) run_.members()->script_network(shape, false, step);
     cut_.clear();

@@ -83,7 +83,7 @@ std::optional<size_t> SecondarySystem::fetch_and_apply(engine::OperationContext&
   const sim::Nanos round_ns = run_.sim().now_ns();
   const engine::OplogEntry last = last_applied(op);
   before_fetch(op);
-  SyncBatch batch = source_.fetch(host_.member(), last.ts, last.term);
+  SyncBatch batch = source_.fetch(host_.member(), last.ts, last.term, [this] { return !fetching_wanted(); });
   if (batch.outcome == SyncBatch::Outcome::kUnreachable) return std::nullopt;
   if (batch.outcome == SyncBatch::Outcome::kTooStale) return stop("too_stale", last.ts, "too stale: " + batch.why + "; it needs a resync");
   if (batch.outcome == SyncBatch::Outcome::kDiverged) {

@@ -50,6 +50,8 @@ class SecondarySystem : public DocSystem {
   engine::Status create_schema(engine::OperationContext&) override { return {}; }
   // Before each round of the fetcher: false to skip fetching for now (a primary fetches nothing).
   virtual bool fetching(engine::OperationContext&) { return true; }
+  // While a fetch waits for its answer: false to stop waiting (an elected member fetches no more).
+  virtual bool fetching_wanted() const { return true; }
   // Just before a fetch asks the source (the fetch's position must be durable with elections).
   virtual void before_fetch(engine::OperationContext&) {}
   // The newest entry of this member's own oplog (ts 0: none yet).

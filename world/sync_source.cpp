@@ -76,12 +76,12 @@ int serve_refetch(engine::DocumentEngine& primary, engine::OperationContext& op,
 
 }  // namespace
 
-SyncBatch SyncSource::fetch(size_t member, uint64_t after_ts, uint64_t after_term) {
+SyncBatch SyncSource::fetch(size_t member, uint64_t after_ts, uint64_t after_term, const MemberRpc::GiveUp& give_up) {
   auto batch = std::make_shared<SyncBatch>();
   size_t source = 0;
   const std::string why = ask(member, [batch, after_ts, after_term](engine::DocumentEngine& primary, engine::OperationContext& op, bool authoritative) {
     return serve_fetch(primary, op, after_ts, after_term, authoritative, batch.get());
-  }, &source);
+  }, &source, give_up);
   if (!why.empty()) return SyncBatch{SyncBatch::Outcome::kUnreachable, {}, {}, why};
   if (batch->outcome == SyncBatch::Outcome::kEntries && on_position_) on_position_(source, member, after_ts, after_term);
   return std::move(*batch);
@@ -119,7 +119,7 @@ Refetched SyncSource::refetch(size_t member, const std::vector<DocumentKey>& key
   return std::move(*refetched);
 }
 
-std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_by) {
+std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_by, const MemberRpc::GiveUp& give_up) {
   const std::optional<size_t> source = source_of_(member);
   if (!source || *source == member) return "no primary is known";
   if (answered_by != nullptr) *answered_by = *source;
@@ -132,7 +132,7 @@ std::string SyncSource::ask(size_t member, const Serve& serve, size_t* answered_
     const bool authoritative = !authoritative_ || authoritative_(s);
     *ret = host.node_call("sync_source", [&] { return serve(*engine, *op, authoritative); }, {.handle_failure = false});
     *done = true;
-  });
+  }, /*drop_on_crash=*/false, give_up);
   if (!why.empty()) return why;
   if (*ret == kNotAuthoritative) return "member " + std::to_string(*source) + " is not a primary";
   return *ret != 0 ? wiredtiger_strerror(*ret) : "";

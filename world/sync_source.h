@@ -91,7 +91,9 @@ class SyncSource {
 
   // From a fiber of `member`: the source's entries above (after_ts, after_term) (0, 0: from the
   // start). Costs the network's delays both ways, as every request does.
-  SyncBatch fetch(size_t member, uint64_t after_ts, uint64_t after_term);
+  // A `give_up` that turns true while it waits for the answer ends the wait (MongoDB stops its
+  // oplog fetcher when its member is elected).
+  SyncBatch fetch(size_t member, uint64_t after_ts, uint64_t after_term, const MemberRpc::GiveUp& give_up = nullptr);
   // The terms of the source's entries with ts in [lo_ts, hi_ts] (at most kBatchEntriesMax).
   OplogTerms terms(size_t member, uint64_t lo_ts, uint64_t hi_ts);
   // The source's documents with these keys (at most kRefetchDocumentsMax; none: only the newest
@@ -104,7 +106,7 @@ class SyncSource {
   using Serve = std::function<int(engine::DocumentEngine&, engine::OperationContext&, bool authoritative)>;
   // Sends a request over the network, has the source serve it, and brings the answer back:
   // "" if it was answered, else why not. `source`: who answered.
-  std::string ask(size_t member, const Serve& serve, size_t* source = nullptr);
+  std::string ask(size_t member, const Serve& serve, size_t* source = nullptr, const MemberRpc::GiveUp& give_up = nullptr);
 
   MemberRpc& rpc_;
   EngineOf engine_of_;

@@ -297,12 +297,14 @@ void World::script_network(const NetworkFault& shape, bool start, size_t step) {
 
 std::string World::member_state(size_t member) {
   const NodeHost& host = *hosts_.at(member);
-  if (hosts_[member]->serving_engine() == nullptr) return "DOWN";
+  // A paused member answers no heartbeat: MongoDB reports it as DOWN (state 8).
+  if (hosts_[member]->serving_engine() == nullptr || hosts_[member]->paused()) return "DOWN";
   if (!host.convergence_exempt().empty()) return "RECOVERING";
   return member == 0 ? "PRIMARY" : "SECONDARY";  // scripts run without elections: the first is the primary
 }
 
 void World::apply_network(const NetworkFault& f, bool start, nlohmann::json source) {
+  if (f.kind == NetworkFault::Kind::kPause) return apply_pause(f.member, start, std::move(source));
   nlohmann::json links = nlohmann::json::array();
   for (const auto& [from, to] : f.links(hosts_.size())) {
     if (start) {
@@ -315,6 +317,18 @@ void World::apply_network(const NetworkFault& f, bool start, nlohmann::json sour
   if (!start) reached(properties::Marker::kNetworkHealed);
   source.update({{"kind", to_string(f.kind)}, {"phase", start ? "start" : "end"}, {"links", links}});
   trace_->event(sim_.now_ns(), "faults", "network", std::move(source));
+}
+
+void World::apply_pause(size_t member, bool start, nlohmann::json source) {
+  hosts_.at(member)->pause(start);
+  if (set_ && start && set_->primary_at(member, sim_.now_ns())) paused_primaries_[member] = set_->newest_term();
+  const auto paused = paused_primaries_.find(member);
+  if (!start && paused != paused_primaries_.end()) {
+    if (set_->newest_term() > paused->second) reached(properties::Marker::kPausedPrimaryReplaced);
+    paused_primaries_.erase(paused);
+  }
+  source.update({{"member", member}, {"phase", start ? "start" : "end"}});
+  trace_->event(sim_.now_ns(), "faults", "pause", std::move(source));
 }
 
 void World::check_convergence(size_t p) {

@@ -123,6 +123,7 @@ class World final : public RunControl, public MemberAccess {
   void network_fault(size_t index, bool start);
   // Cuts or gives back `shape`'s links; `source` says whose ({"index": i} or {"step": s}).
   void apply_network(const NetworkFault& shape, bool start, nlohmann::json source);
+  void apply_pause(size_t member, bool start, nlohmann::json source);
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
@@ -154,6 +155,7 @@ class World final : public RunControl, public MemberAccess {
   // With elections: what the members share, their clients, and the source every member
   // catches up from at the end (the final primary).
   std::unique_ptr<ReplicaSet> set_;
+  std::map<size_t, uint64_t> paused_primaries_;  // a paused primary -> the newest term at its pause
   std::unique_ptr<ReplicaClients> replica_clients_;
   std::optional<size_t> final_source_;
 };
