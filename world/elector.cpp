@@ -50,10 +50,13 @@ int Elector::load(engine::OperationContext& op) {
   std::fill(heard_ns_.begin(), heard_ns_.end(), -1);
   if (const int ret = engine::ElectionState::read(op, &record_); ret != 0) return ret;
   reset_election_deadline();
-  if (member_ != 0 || record_.term != 0) return 0;
-  // replSetInitiate on the first member: it wins term 1 with its own vote.
-  record_ = {1, member_};
+  if (record_.term != 0) return 0;
+  // replSetInitiate: the first member wins term 1, and every member's first start records its
+  // vote for it in term 1, so that no other member can win term 1 too (one stalled or cut off
+  // before its first heartbeat would otherwise leave the others in term 0).
+  record_ = {1, 0};
   if (const int ret = engine::ElectionState::write_durable(op, record_); ret != 0) return ret;
+  if (member_ != 0) return 0;
   role_ = Role::kDraining;
   set_.note_elected(member_, 1, event("elected", {{"term", 1}, {"votes", 1}, {"why", "replSetInitiate"}}));
   return 0;

@@ -9,7 +9,8 @@
 // applier has stopped (SecondarySystem::fetcher calls drained()), and only then a writable
 // primary, whose oplog entries carry its term. A crash makes it a secondary; at its next start
 // it reads its term and vote back. The first member's first start initiates the set: it becomes
-// primary of term 1, as replSetInitiate's member wins the first election.
+// primary of term 1, as replSetInitiate's member wins the first election; every other member's
+// first start records its vote for it in term 1.
 //
 // Fibers (group of the node: they die with it): "elector" ticks, sends heartbeats, watches the
 // timeouts and stands for election; each heartbeat and vote request is a fiber of its own; a
@@ -64,7 +65,8 @@ class Elector {
   Elector(RunContext& run, NodeContext& host, ReplicaSet& set, Applied applied, MayStand may_stand);
 
   // At every open of the node, before any actor: reads the durable record (the first member's
-  // first start writes term 1 and its own vote, and drains to primary). WiredTiger's code.
+  // first start writes term 1 and its own vote, and drains to primary; another's first start writes
+  // term 1 and its vote for the first). WiredTiger's code.
   int load(engine::OperationContext& op);
   // The node crashed or closed: no longer primary.
   void closed();
