@@ -29,6 +29,7 @@ const std::vector<CoverageMarker>& coverage_catalogue() {
       {Marker::kFailoverDuringBackup, "failover_during_backup", "with elections, a member won an election while a member's hot backup was copying", {"documents"}, "elections"},
       {Marker::kTtlPassAcrossFailover, "ttl_pass_across_failover", "with elections, a primary's TTL monitor deleted documents after another member's had, as the primary of an older term", {"documents"}, "elections"},
       {Marker::kPausedPrimaryReplaced, "paused_primary_replaced", "with elections, a primary stalled by a pause resumed after another member was elected in a newer term", {}, "pause"},
+      {Marker::kPrimarySteppedDown, "primary_stepped_down", "with elections, a primary stepped down on replSetStepDown once a secondary had caught up", {}, "step_down"},
   };
   assert(markers.size() == kMarkerCount);
   return markers;

@@ -33,8 +33,9 @@ enum class Marker {
   kFailoverDuringBackup,
   kTtlPassAcrossFailover,
   kPausedPrimaryReplaced,
+  kPrimarySteppedDown,
 };
-inline constexpr size_t kMarkerCount = 22;
+inline constexpr size_t kMarkerCount = 23;
 
 struct CoverageMarker {
   Marker marker;
@@ -42,7 +43,7 @@ struct CoverageMarker {
   const char* meaning;
   std::vector<std::string> kinds;  // workload kinds that can reach it; empty: every kind
   // A fault kind the scenario must be able to draw ("network": network windows; "pause": paused
-  // members; "replica_set":
+  // members; "step_down": replSetStepDown commands; "replica_set":
   // more than one member, the primary's crashes make members diverge), or "".
   const char* needs_fault;
 };

@@ -83,16 +83,16 @@ std::vector<std::string> possible_faults(const world::Scenario& s) {
   // With elections, a primary cut off from the others is replaced too.
   const bool primary_crashes = std::find(kinds.begin(), kinds.end(), "crash") != kinds.end();
   const std::optional<world::ReplicaSetSwarm>& rs_swarm = s.replica_set.swarm;
-  const auto windows = [&](bool pauses) {
-    return std::count_if(s.replica_set.network_faults.begin(), s.replica_set.network_faults.end(),
-                         [&](const world::NetworkFault& f) { return (f.kind == world::NetworkFault::Kind::kPause) == pauses; }) > 0;
-  };
-  const bool network = windows(false) || (rs_swarm && rs_swarm->network_faults_max > 0);
-  const bool pause = windows(true) || (rs_swarm && rs_swarm->pauses_max > 0);
-  const bool elections = s.replica_set.elections && s.replica_set.size() > 1 && (primary_crashes || network || pause);
+  using Kind = world::NetworkFault::Kind;
+  const auto listed = [&](auto is) { return std::any_of(s.replica_set.network_faults.begin(), s.replica_set.network_faults.end(), is); };
+  const bool network = listed([](const auto& f) { return f.kind != Kind::kPause && f.kind != Kind::kStepDown; }) || (rs_swarm && rs_swarm->network_faults_max > 0);
+  const bool pause = listed([](const auto& f) { return f.kind == Kind::kPause; }) || (rs_swarm && rs_swarm->pauses_max > 0);
+  const bool step_down = listed([](const auto& f) { return f.kind == Kind::kStepDown; }) || (rs_swarm && rs_swarm->step_downs_max > 0);
+  const bool elections = s.replica_set.elections && s.replica_set.size() > 1 && (primary_crashes || network || pause || step_down);
   if (s.replica_set.size() > 1 && (primary_crashes || elections)) kinds.push_back("replica_set");
   if (network) kinds.push_back("network");
   if (pause) kinds.push_back("pause");
+  if (step_down) kinds.push_back("step_down");
   if (elections) kinds.push_back("elections");
   return kinds;
 }

@@ -53,6 +53,12 @@ TEST(ElectionsSpec, TheSectionsRulesAreRefusedNamingTheField) {
             std::string::npos);
   EXPECT_NE(scenario_error(R"({"members": [{}, {}], "elections": {}})", R"({"kind": "time_series"})").find("/replica_set/elections: a replica set with elections runs"),
             std::string::npos);
+  EXPECT_EQ(scenario_error(R"({"members": [{}, {}], "elections": {}, "network_faults": [{"kind": "step_down", "at_ms": 1, "until_ms": 2}]})"), "");
+  EXPECT_NE(scenario_error(R"({"members": [{}, {}], "network_faults": [{"kind": "step_down", "at_ms": 1, "until_ms": 2}]})")
+                .find("/replica_set/network_faults/0/kind: step_down needs \"elections\""),
+            std::string::npos);
+  EXPECT_NE(scenario_error(R"({"members": [{}, {}], "swarm": {"step_downs_max": 1}})").find("/replica_set/swarm/step_downs_max: step-downs need"),
+            std::string::npos);
 }
 
 TEST(ElectionsSpec, TheBackupMemberMayBeTheHiddenOneAndTtlIndexIsForDocuments) {
@@ -252,6 +258,56 @@ TEST(Failover, APausedPrimaryIsReplacedAndStepsDownWhenItGoesOn) {
     }
     EXPECT_GT(outstanding, 0u);
     EXPECT_GT(r.trace->verdict()["coverage"].value("paused_primary_replaced", 0), 0);
+  }
+}
+
+// replSetStepDown: the primary takes no writes until a secondary has caught up, then steps down;
+// another member is elected, the old primary stands for nothing during its stepDownSecs and then
+// takes over again by priority. Nothing it acknowledged is rolled back (a secondary had it all).
+// A step-down sent to a secondary fails and changes nothing.
+TEST(Failover, AStepDownHandsOverOnceCaughtUpAndTheOldPrimaryWaitsOutItsStepDownSecs) {
+  const Scenario s = load_scenario(kSource + "/scenarios/failover.json",
+                                   {"duration_ms=14000", "backup=null",
+                                    R"(replica_set.network_faults=[{"kind": "step_down", "at_ms": 4000, "until_ms": 9000},
+                                                                   {"kind": "step_down", "member": 2, "at_ms": 5000, "until_ms": 6000}])"});
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    SCOPED_TRACE(seed);
+    const RunResult r = run_scenario(s, seed);
+    EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+    constexpr int64_t kCommandUs = 4'000'000, kStandAgainUs = 9'000'000;
+    const auto commands = events_of(*r.trace, "step_down");
+    ASSERT_EQ(commands.size(), 4u);  // two windows, each a start and an end
+    EXPECT_EQ(commands[0]["details"]["member"], 0) << "the primary of its time";
+    int64_t stepped_down_us = -1;
+    for (const auto& e : events_of(*r.trace, "stepped_down")) {
+      if (e["details"]["member"] == 0 && e["details"]["why"] == "replSetStepDown") stepped_down_us = e["t_us"];
+    }
+    ASSERT_GE(stepped_down_us, kCommandUs);
+    EXPECT_LT(stepped_down_us, kCommandUs + 10'000'000) << "within secondaryCatchUpPeriodSecs";
+    for (const auto& e : events_of(*r.trace, "client_complete")) {  // no write taken while it waited
+      const int64_t t_us = e["t_us"];
+      if (t_us > kCommandUs + 100'000 && t_us < stepped_down_us && e["details"]["member"] == 0) {
+        EXPECT_NE(e["details"]["fate"], "ok") << "at " << t_us;
+      }
+    }
+    bool other_elected = false, retaken = false;
+    for (const auto& e : events_of(*r.trace, "elected")) {
+      const int64_t t_us = e["t_us"];
+      other_elected |= e["details"]["member"] == 1 && t_us > stepped_down_us;
+      retaken |= e["details"]["member"] == 0 && t_us >= kStandAgainUs;
+    }
+    EXPECT_TRUE(other_elected);
+    EXPECT_TRUE(retaken) << "priority takeover once its stepDownSecs are over";
+    for (const auto& e : events_of(*r.trace, "election_start")) {
+      const int64_t t_us = e["t_us"];
+      EXPECT_FALSE(e["details"]["member"] == 0 && t_us > stepped_down_us && t_us < kStandAgainUs) << "stood during its stepDownSecs";
+    }
+    for (const auto& e : events_of(*r.trace, "rollback")) EXPECT_NE(e["details"]["member"], 0) << "a secondary had everything";
+    const auto failed = events_of(*r.trace, "step_down_failed");
+    ASSERT_EQ(failed.size(), 1u);
+    EXPECT_EQ(failed[0]["details"]["member"], 2);
+    EXPECT_EQ(failed[0]["details"]["why"].get<std::string>().rfind("NotWritablePrimary", 0), 0u);
+    EXPECT_GT(r.trace->verdict()["coverage"].value("primary_stepped_down", 0), 0);
   }
 }
 

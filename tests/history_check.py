@@ -388,8 +388,9 @@ class Judgement:
 
     def judge_ttl_primaries(self, reported):
         """With elections, a TTL delete must come from a pass that began while its member was a
-        writable primary: from the member's primary_writable event until it steps down or
-        crashes. ttl_safety must be reported wherever one did not."""
+        writable primary: from the member's primary_writable event until it steps down, crashes
+        or begins a replSetStepDown (stepping_down; a step_down_failed with writable_again ends
+        that). ttl_safety must be reported wherever one did not."""
         self.found_ttl_off_primary = False
         if not any(e["kind"] == "elected" for e in self.t["events"]):
             return
@@ -398,8 +399,10 @@ class Judgement:
             k, d, m = e["kind"], e.get("details", {}), member_of(e)
             if k == "primary_writable":
                 writable.add(m)
-            elif (k == "stepped_down" and d["from"] == "primary") or k == "crash":
+            elif (k == "stepped_down" and d["from"] == "primary") or k in ("crash", "stepping_down"):
                 writable.discard(m)
+            elif k == "step_down_failed" and d.get("writable_again"):
+                writable.add(m)
             elif k == "ttl_pass_start":
                 pass_start[e["actor"]] = m in writable
             elif k == "commit" and d.get("op") == "ttl_delete" and not pass_start.get(e["actor"], False):

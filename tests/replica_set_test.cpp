@@ -258,6 +258,7 @@ TEST(ReplicaSetSwarm, EachSeedDrawsMemberPlansAndNetworkWindowsIntoTheRecordedSc
   ASSERT_TRUE(s.replica_set.swarm.has_value());
   nlohmann::json no_pauses_json = s.source;
   no_pauses_json["replica_set"]["swarm"]["pauses_max"] = 0;
+  no_pauses_json["replica_set"]["swarm"]["step_downs_max"] = 0;
   const Scenario no_pauses = scenario_from_json(no_pauses_json, "no_pauses.json");
   std::set<std::string> plans;
   size_t windows = 0, pauses = 0;
@@ -271,15 +272,22 @@ TEST(ReplicaSetSwarm, EachSeedDrawsMemberPlansAndNetworkWindowsIntoTheRecordedSc
       plans.insert(a.source["replica_set"]["members"][m]["fault_plan"].dump());
     }
     EXPECT_EQ(a.source["knobs_drawn"]["replica_set.network_faults"], a.source["replica_set"]["network_faults"]);
-    // Up to 3 windows of cut links, then up to 2 pauses from their own stream: the links' windows
-    // are those the seed draws without pauses.
-    const auto is_pause = [](const NetworkFault& f) { return f.kind == NetworkFault::Kind::kPause; };
+    // Up to 3 windows of cut links, then up to 2 pauses and up to 2 step-downs, each from its own
+    // stream: the links' windows are those the seed draws without the others.
     const auto& drawn = a.replica_set.network_faults;
-    const size_t links = std::find_if(drawn.begin(), drawn.end(), is_pause) - drawn.begin();
+    const auto count = [&](NetworkFault::Kind kind) {
+      return static_cast<size_t>(std::count_if(drawn.begin(), drawn.end(), [&](const NetworkFault& f) { return f.kind == kind; }));
+    };
+    const size_t paused = count(NetworkFault::Kind::kPause), step_downs = count(NetworkFault::Kind::kStepDown);
+    const size_t links = drawn.size() - paused - step_downs;
     EXPECT_LE(links, 3u);
-    EXPECT_LE(drawn.size() - links, 2u);
-    EXPECT_TRUE(std::all_of(drawn.begin() + static_cast<long>(links), drawn.end(), is_pause));
-    pauses += drawn.size() - links;
+    EXPECT_LE(paused, 2u);
+    EXPECT_LE(step_downs, 2u);
+    for (size_t i = 0; i < drawn.size(); ++i) {
+      const NetworkFault::Kind want = i < links ? drawn[i].kind : i < links + paused ? NetworkFault::Kind::kPause : NetworkFault::Kind::kStepDown;
+      EXPECT_EQ(drawn[i].kind, want) << "seed " << seed << ": links, then pauses, then step-downs";
+    }
+    pauses += paused + step_downs;
     nlohmann::json link_windows = a.source["replica_set"]["network_faults"];
     link_windows.erase(link_windows.begin() + static_cast<long>(links), link_windows.end());
     EXPECT_EQ(link_windows, draw_knobs(no_pauses, seed).source["replica_set"]["network_faults"]) << "seed " << seed;
@@ -317,6 +325,7 @@ TEST(ReplicaSetSwarm, ItsFieldsAreCheckedNamingThem) {
             std::string::npos);
   EXPECT_NE(error(R"({"partitions": 2})").find("/replica_set/swarm/partitions"), std::string::npos);
   EXPECT_NE(error(R"({"pauses_max": 17})").find("/replica_set/swarm/pauses_max: must be in [0, 16]"), std::string::npos);
+  EXPECT_NE(error(R"({"step_downs_max": 17})").find("/replica_set/swarm/step_downs_max: must be in [0, 16]"), std::string::npos);
 }
 
 TEST(ReplicaSet, TheHiddenMemberRunsTheBackupWhileItAppliesAndItsRestoreHolds) {

@@ -107,7 +107,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
 
   bool ttl_primary() const override { return elector_.writable(); }
   // Judged on the set's record of primaries, not on what the monitor asked.
-  bool ttl_deleter_was_primary() const override { return set_.primary_at(host_.member(), ttl_monitor().pass_start_ns()); }
+  bool ttl_deleter_was_primary() const override { return set_.primary_at_event(host_.member(), ttl_monitor().pass_start_event()); }
 
   // The position a fetch reports must be durable (it counts toward a w:"majority" write).
   void before_fetch(engine::OperationContext& op) override {

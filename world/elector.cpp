@@ -47,6 +47,8 @@ int Elector::load(engine::OperationContext& op) {
   role_ = Role::kSecondary;
   primary_known_.reset();
   standing_ = false;
+  stepping_down_ = false;
+  no_stand_until_ns_ = 0;
   std::fill(heard_ns_.begin(), heard_ns_.end(), -1);
   if (const int ret = engine::ElectionState::read(op, &record_); ret != 0) return ret;
   reset_election_deadline();
@@ -63,10 +65,12 @@ int Elector::load(engine::OperationContext& op) {
 }
 
 void Elector::closed() {
-  if (role_ == Role::kPrimary) set_.note_not_writable(member_, run_.sim().now_ns());
+  if (role_ == Role::kPrimary && !stepping_down_) set_.note_not_writable(member_);
   role_ = Role::kSecondary;
   primary_known_.reset();
   standing_ = false;
+  stepping_down_ = false;
+  no_stand_until_ns_ = 0;
 }
 
 void Elector::spawn(const std::string& suffix) {
@@ -76,7 +80,7 @@ void Elector::spawn(const std::string& suffix) {
 void Elector::drained() {
   assert(role_ == Role::kDraining);
   role_ = Role::kPrimary;
-  set_.note_writable(member_, run_.sim().now_ns());
+  set_.note_writable(member_);
   primary_known_ = member_;
   set_.clear_positions(member_);
   std::fill(heard_ns_.begin(), heard_ns_.end(), run_.sim().now_ns());  // a new primary counts its voters as heard
@@ -117,7 +121,48 @@ void Elector::loop() {
 
 bool Elector::electable() const {
   const MemberSpec& me = set_.spec().members[member_];
-  return me.priority > 0 && me.votes > 0 && may_stand_();
+  return me.priority > 0 && me.votes > 0 && run_.sim().now_ns() >= no_stand_until_ns_ && may_stand_();
+}
+
+void Elector::step_down_command(sim::Nanos catch_up_deadline_ns, sim::Nanos no_stand_until_ns) {
+  sim::Simulator& sim = run_.sim();
+  if (!writable() || sim.now_ns() >= catch_up_deadline_ns) {
+    event("step_down_failed", {{"term", record_.term}, {"why", writable() ? "ExceededTimeLimit: no time left" : "NotWritablePrimary: not primary"}});
+    return;
+  }
+  const uint64_t term = record_.term;
+  stepping_down_ = true;  // no new writes from here on (MongoDB blocks them, then fails them)
+  event("stepping_down", {{"term", term}});
+  set_.note_not_writable(member_);
+  bool caught_up = false;
+  while (!caught_up && sim.now_ns() < catch_up_deadline_ns && role_ == Role::kPrimary && record_.term == term) {
+    caught_up = secondary_caught_up(applied_now());
+    if (!caught_up) sim.sleep_for(kTickNs);
+  }
+  if (role_ != Role::kPrimary || record_.term != term) {  // it lost the role meanwhile (traced there)
+    stepping_down_ = false;
+    return;
+  }
+  if (caught_up) {
+    no_stand_until_ns_ = no_stand_until_ns;
+    run_.reached(properties::Marker::kPrimarySteppedDown);
+    step_down("replSetStepDown");  // not writable since the command began: nothing more to record
+    stepping_down_ = false;
+    return;
+  }
+  stepping_down_ = false;
+  set_.note_writable(member_);
+  event("step_down_failed", {{"term", term}, {"why", "ExceededTimeLimit: no electable secondary caught up"}, {"writable_again", true}});
+}
+
+bool Elector::secondary_caught_up(OplogId applied) const {
+  const sim::Nanos since_ns = run_.sim().now_ns() - set_.spec().election_timeout_ns;
+  for (size_t m = 0; m < set_.members(); ++m) {
+    const MemberSpec& peer = set_.spec().members[m];
+    if (m == member_ || peer.priority <= 0 || peer.votes == 0 || heard_ns_[m] < since_ns) continue;
+    if (!newer(applied, peer_applied_[m])) return true;
+  }
+  return false;
 }
 
 void Elector::send_heartbeats() {
@@ -244,7 +289,7 @@ void Elector::adopt_term_locked(uint64_t term, const char* why) {
 
 void Elector::step_down(const std::string& why) {
   event("stepped_down", {{"term", record_.term}, {"from", role_name(role_)}, {"why", why}});
-  if (role_ == Role::kPrimary) set_.note_not_writable(member_, run_.sim().now_ns());
+  if (role_ == Role::kPrimary && !stepping_down_) set_.note_not_writable(member_);
   role_ = Role::kSecondary;
   primary_known_.reset();
   reset_election_deadline();

@@ -74,7 +74,7 @@ class Elector {
 
   Role role() const { return role_; }
   uint64_t term() const { return record_.term; }
-  bool writable() const { return role_ == Role::kPrimary && host_.node().up(); }
+  bool writable() const { return role_ == Role::kPrimary && !stepping_down_ && host_.node().up(); }
   bool draining() const { return role_ == Role::kDraining; }
   // The applier has stopped: a drained member becomes a writable primary.
   void drained();
@@ -84,6 +84,13 @@ class Elector {
   // election timeout whose oplog is newest and newer than its own (MongoDB's chaining), so that
   // a secondary left behind catches up and may win the next election.
   std::optional<size_t> sync_source() const;
+
+  // replSetStepDown, in a fiber of this member's node: a writable primary takes no writes while
+  // it waits, until `catch_up_deadline_ns` (secondaryCatchUpPeriodSecs), for an electable
+  // secondary heard from within the election timeout to hold its newest entry; then it steps
+  // down and stands for no election before `no_stand_until_ns` (stepDownSecs). Otherwise it
+  // stays primary; `step_down_failed` says why.
+  void step_down_command(sim::Nanos catch_up_deadline_ns, sim::Nanos no_stand_until_ns);
 
   // A peer's requests, answered in a fiber of this member's node.
   HeartbeatReply on_heartbeat(const Heartbeat& hb);
@@ -104,6 +111,7 @@ class Elector {
   void persist_locked(const engine::ElectionRecord& record);
   void reset_election_deadline();
   bool electable() const;
+  bool secondary_caught_up(OplogId applied) const;
   OplogId applied_now();
   uint64_t event(const char* kind, nlohmann::json details);
 
@@ -124,6 +132,8 @@ class Elector {
   std::vector<OplogId> peer_applied_;  // per member: its newest entry, as its last heartbeat said
   OplogId applied_;                    // its own newest entry, as last read
   bool standing_ = false;             // an election of ours is under way
+  bool stepping_down_ = false;        // replSetStepDown waits for a secondary to catch up
+  sim::Nanos no_stand_until_ns_ = 0;  // after replSetStepDown (in memory only, as MongoDB's)
 };
 
 }  // namespace wtsim::world

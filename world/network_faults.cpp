@@ -22,6 +22,9 @@ NetworkFault fault_from(const nlohmann::json& j, const std::string& path, size_t
   if (kind == "isolate" || kind == "pause") {
     f.kind = kind == "pause" ? NetworkFault::Kind::kPause : NetworkFault::Kind::kIsolate;
     f.member = member_at(r, "member", members);
+  } else if (kind == "step_down") {
+    f.kind = NetworkFault::Kind::kStepDown;
+    f.member = r.has("member") ? member_at(r, "member", members) : NetworkFault::kThePrimary;
   } else if (kind == "cut") {
     f.kind = NetworkFault::Kind::kCut;
     f.from = member_at(r, "from", members);
@@ -40,7 +43,7 @@ NetworkFault fault_from(const nlohmann::json& j, const std::string& path, size_t
       f.side.push_back(static_cast<size_t>(m));
     }
   } else {
-    throw sim::JsonError(r.path_of("kind"), "expected \"isolate\", \"cut\", \"partition\" or \"pause\", found \"" + kind + "\"");
+    throw sim::JsonError(r.path_of("kind"), "expected \"isolate\", \"cut\", \"partition\", \"pause\" or \"step_down\", found \"" + kind + "\"");
   }
   f.at_ns = static_cast<sim::Nanos>(r.u64("at_ms")) * sim::kNsPerMs;
   f.until_ns = static_cast<sim::Nanos>(r.u64("until_ms")) * sim::kNsPerMs;
@@ -74,9 +77,10 @@ std::vector<std::pair<size_t, size_t>> NetworkFault::links(size_t members) const
       }
       break;
     case Kind::kPause:
+    case Kind::kStepDown:
       break;
   }
-  assert(out.empty() == (kind == Kind::kPause));
+  assert(out.empty() == (kind == Kind::kPause || kind == Kind::kStepDown));
   return out;
 }
 
@@ -86,6 +90,7 @@ const char* to_string(NetworkFault::Kind kind) {
     case NetworkFault::Kind::kCut: return "cut";
     case NetworkFault::Kind::kPartition: return "partition";
     case NetworkFault::Kind::kPause: return "pause";
+    case NetworkFault::Kind::kStepDown: return "step_down";
   }
   return "?";
 }

@@ -71,22 +71,27 @@ std::optional<size_t> ReplicaSet::final_primary() const {
 
 void ReplicaSet::note_read(OplogId read_point, bool majority, uint64_t event) { reads_.push_back({read_point, majority, event}); }
 
-void ReplicaSet::note_writable(size_t member, sim::Nanos at_ns) {
-  assert(!primary_at(member, at_ns) && "writable once at a time");
+void ReplicaSet::note_writable(size_t member) {
+  assert(!primary_now(member) && "writable once at a time");
   assert(writable_.size() < kWritableSpansMax);
-  writable_.push_back({member, at_ns, std::numeric_limits<sim::Nanos>::max()});
+  writable_.push_back({member, run_.trace().event_count(), std::numeric_limits<uint64_t>::max()});
 }
 
-void ReplicaSet::note_not_writable(size_t member, sim::Nanos at_ns) {
+void ReplicaSet::note_not_writable(size_t member) {
   for (Writable& w : writable_) {
-    if (w.member == member && w.until_ns == std::numeric_limits<sim::Nanos>::max()) w.until_ns = at_ns;
+    if (w.member == member && w.until_event == std::numeric_limits<uint64_t>::max()) w.until_event = run_.trace().event_count();
   }
-  assert(!primary_at(member, at_ns));
+  assert(!primary_now(member));
 }
 
-bool ReplicaSet::primary_at(size_t member, sim::Nanos at_ns) const {
+bool ReplicaSet::primary_at_event(size_t member, uint64_t event) const {
   return std::any_of(writable_.begin(), writable_.end(),
-                     [&](const Writable& w) { return w.member == member && w.from_ns <= at_ns && at_ns < w.until_ns; });
+                     [&](const Writable& w) { return w.member == member && w.from_event <= event && event < w.until_event; });
+}
+
+bool ReplicaSet::primary_now(size_t member) const {
+  return std::any_of(writable_.begin(), writable_.end(),
+                     [&](const Writable& w) { return w.member == member && w.until_event == std::numeric_limits<uint64_t>::max(); });
 }
 
 void ReplicaSet::note_ttl_delete(size_t member, uint64_t term) {

@@ -85,9 +85,13 @@ class ReplicaSet {
   void note_majority_ack(OplogId entry, uint64_t event);
   void note_read(OplogId read_point, bool majority, uint64_t event);
   // A member became a writable primary, or stopped being one (stepped down or crashed).
-  void note_writable(size_t member, sim::Nanos at_ns);
-  void note_not_writable(size_t member, sim::Nanos at_ns);
-  bool primary_at(size_t member, sim::Nanos at_ns) const;
+  // Spans are kept in the trace's event order, not in time: two things at one virtual instant
+  // (a TTL pass begins, its member steps down) keep the order they had.
+  void note_writable(size_t member);
+  void note_not_writable(size_t member);
+  // Whether `member` was a writable primary when the trace's event `event` was written.
+  bool primary_at_event(size_t member, uint64_t event) const;
+  bool primary_now(size_t member) const;
   // The highest term a member was elected in (0 before any election).
   uint64_t newest_term() const { return elected_.empty() ? 0 : elected_.rbegin()->first; }
   // A TTL delete committed on `member`, a primary of `term` (the coverage of a TTL pass across a failover).
@@ -119,7 +123,7 @@ class ReplicaSet {
   std::vector<Read> reads_;
   struct Writable {
     size_t member;
-    sim::Nanos from_ns, until_ns;  // until: max while it lasts
+    uint64_t from_event, until_event;  // trace event indices, [from, until); until: max while it lasts
   };
   static constexpr size_t kWritableSpansMax = 100'000;  // elections a run holds
   std::vector<Writable> writable_;

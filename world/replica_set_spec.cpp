@@ -67,6 +67,14 @@ ReplicaSetSpec replica_set_from_json(const nlohmann::json& j, const std::string&
   }
   if (auto* swarm = r.optional("swarm")) spec.swarm = replica_set_swarm_from_json(*swarm, r.path_of("swarm"));
   if (auto* elections = r.optional("elections")) elections_from(*elections, r.path_of("elections"), &spec);
+  for (size_t i = 0; i < spec.network_faults.size(); ++i) {
+    if (spec.network_faults[i].kind == NetworkFault::Kind::kStepDown && !spec.elections) {
+      throw sim::JsonError(r.path_of("network_faults") + "/" + std::to_string(i) + "/kind", "step_down needs \"elections\"");
+    }
+  }
+  if (spec.swarm && spec.swarm->step_downs_max > 0 && !spec.elections) {
+    throw sim::JsonError(r.path_of("swarm") + "/step_downs_max", "step-downs need \"elections\"");
+  }
   spec.majority_fraction = r.number_or("majority_fraction", spec.majority_fraction);
   sim::check_bounds(spec.majority_fraction >= 0 && spec.majority_fraction <= 1, r.path_of("majority_fraction"), "in [0, 1]");
   if (spec.majority_fraction > 0 && !spec.elections) throw sim::JsonError(r.path_of("majority_fraction"), "needs \"elections\" (the clients that ask it)");

@@ -63,6 +63,9 @@ ReplicaSetSwarm replica_set_swarm_from_json(const nlohmann::json& j, const std::
   s.pauses_max = r.u64_or("pauses_max", s.pauses_max);
   sim::check_bounds(s.pauses_max <= ReplicaSetSwarm::kNetworkFaultsMax, r.path_of("pauses_max"),
                     "in [0, " + std::to_string(ReplicaSetSwarm::kNetworkFaultsMax) + "]");
+  s.step_downs_max = r.u64_or("step_downs_max", s.step_downs_max);
+  sim::check_bounds(s.step_downs_max <= ReplicaSetSwarm::kNetworkFaultsMax, r.path_of("step_downs_max"),
+                    "in [0, " + std::to_string(ReplicaSetSwarm::kNetworkFaultsMax) + "]");
   r.reject_unknown();
   return s;
 }
@@ -79,7 +82,7 @@ void draw_replica_set_swarm(const Scenario& s, uint64_t seed, nlohmann::json* j,
     rs["members"][m]["fault_plan"] = faults::to_json(faults::draw_plan(s.swarm, rng, s.duration_ns));
     (*drawn)["replica_set.members." + std::to_string(m) + ".fault_plan"] = rs["members"][m]["fault_plan"];
   }
-  if ((swarm->network_faults_max == 0 && swarm->pauses_max == 0) || members < 2) return;
+  if ((swarm->network_faults_max == 0 && swarm->pauses_max == 0 && swarm->step_downs_max == 0) || members < 2) return;
   const uint64_t duration_ms = static_cast<uint64_t>(s.duration_ns / sim::kNsPerMs);
   nlohmann::json windows = rs.value("network_faults", nlohmann::json::array());
   if (swarm->network_faults_max > 0) {
@@ -94,6 +97,15 @@ void draw_replica_set_swarm(const Scenario& s, uint64_t seed, nlohmann::json* j,
       nlohmann::json f = draw_window(rng, duration_ms, swarm->network_fault_ms_max);
       f["kind"] = "pause";
       f["member"] = rng.below(members);
+      windows.push_back(std::move(f));
+    }
+  }
+  if (swarm->step_downs_max > 0) {  // the primary of their time: no member drawn
+    sim::Rng rng = sim::stream(seed, "step-downs");
+    const uint64_t n = rng.below(swarm->step_downs_max + 1);
+    for (uint64_t i = 0; i < n && duration_ms >= 2; ++i) {
+      nlohmann::json f = draw_window(rng, duration_ms, swarm->network_fault_ms_max);
+      f["kind"] = "step_down";
       windows.push_back(std::move(f));
     }
   }

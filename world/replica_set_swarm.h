@@ -10,7 +10,10 @@
 //   "network-faults";
 // - pauses: 0..pauses_max pauses of a drawn member (a stalled process), each starting in the
 //   fault phase and lasting 100 ms..network_fault_ms_max, from the stream "pauses", listed after
-//   the network windows.
+//   the network windows;
+// - step-downs (with elections): 0..step_downs_max replSetStepDown commands on the primary of
+//   their time, each starting in the fault phase with a stepDownSecs of 100 ms..network_fault_ms_max,
+//   from the stream "step-downs", listed last.
 // The seed's owner draws them with the knobs (world/knobs.h): the trace header's scenario holds
 // the drawn plans and windows, and no swarm, so replay and shrink never draw again.
 #include <cstdint>
@@ -27,7 +30,8 @@ struct ReplicaSetSwarm {
   bool members = false;
   uint64_t network_faults_max = 0;
   uint64_t network_fault_ms_max = 3000;
-  uint64_t pauses_max = 0;  // at most kNetworkFaultsMax
+  uint64_t pauses_max = 0;      // at most kNetworkFaultsMax
+  uint64_t step_downs_max = 0;  // at most kNetworkFaultsMax
 };
 
 // Reads "replica_set.swarm" at `path`; throws sim::JsonError naming the field.

@@ -35,7 +35,7 @@ void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& 
   pass_start_ns_ = start_ns;
   const int64_t start_ms = engine.now_ms();
   const uint64_t number = ++passes_;
-  event(start_ns, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
+  pass_start_event_ = event(start_ns, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});
   NodeContext::NodeCallOptions options;
   options.busy = &in_pass_;
   const engine::TtlPassResult r = host_.node_call("ttl_pass", [&] { return engine.ttl_pass(op, primary); }, options);
@@ -47,9 +47,9 @@ void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& 
   assert(!r.status.ok() || last_pass_start_ns_ == start_ns);
 }
 
-void TtlMonitor::event(sim::Nanos at_ns, const char* kind, nlohmann::json details) {
+uint64_t TtlMonitor::event(sim::Nanos at_ns, const char* kind, nlohmann::json details) {
   if (host_.member() > 0) details["member"] = host_.member();
-  run_.trace().event(at_ns, run_.sim().current().name, kind, std::move(details));
+  return run_.trace().event(at_ns, run_.sim().current().name, kind, std::move(details));
 }
 
 // Absent faults, nothing older than the bound of a finished pass may remain.

@@ -37,12 +37,13 @@ class TtlMonitor {
   bool in_pass() const { return in_pass_; }
   sim::Nanos last_pass_start_ns() const { return last_pass_start_ns_; }  // -1: none yet
   sim::Nanos pass_start_ns() const { return pass_start_ns_; }  // of the pass running (or the last one begun)
+  uint64_t pass_start_event() const { return pass_start_event_; }  // its ttl_pass_start event's index
 
  private:
   // The role a pass takes; `first`: the generation's first answer (the planted bug keeps it).
   bool role(std::optional<bool>& first) const;
   void pass(engine::DocumentEngine& engine, engine::OperationContext& op, bool primary, const FindingFn& finding);
-  void event(sim::Nanos at_ns, const char* kind, nlohmann::json details);  // with the member (a replica set's)
+  uint64_t event(sim::Nanos at_ns, const char* kind, nlohmann::json details);  // with the member (a replica set's)
   void check_bounded_age(engine::DocumentEngine& engine, engine::OperationContext& op, int64_t pass_start_ms,
                          const FindingFn& finding);
 
@@ -54,6 +55,7 @@ class TtlMonitor {
   bool in_pass_ = false;                // inside a pass (a crash now reaches crash_during_ttl_pass)
   sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
   sim::Nanos pass_start_ns_ = -1;
+  uint64_t pass_start_event_ = 0;
 };
 
 }  // namespace wtsim::world

@@ -305,6 +305,7 @@ std::string World::member_state(size_t member) {
 
 void World::apply_network(const NetworkFault& f, bool start, nlohmann::json source) {
   if (f.kind == NetworkFault::Kind::kPause) return apply_pause(f.member, start, std::move(source));
+  if (f.kind == NetworkFault::Kind::kStepDown) return apply_step_down(f, start, std::move(source));
   nlohmann::json links = nlohmann::json::array();
   for (const auto& [from, to] : f.links(hosts_.size())) {
     if (start) {
@@ -321,7 +322,7 @@ void World::apply_network(const NetworkFault& f, bool start, nlohmann::json sour
 
 void World::apply_pause(size_t member, bool start, nlohmann::json source) {
   hosts_.at(member)->pause(start);
-  if (set_ && start && set_->primary_at(member, sim_.now_ns())) paused_primaries_[member] = set_->newest_term();
+  if (set_ && start && set_->primary_now(member)) paused_primaries_[member] = set_->newest_term();
   const auto paused = paused_primaries_.find(member);
   if (!start && paused != paused_primaries_.end()) {
     if (set_->newest_term() > paused->second) reached(properties::Marker::kPausedPrimaryReplaced);
@@ -329,6 +330,30 @@ void World::apply_pause(size_t member, bool start, nlohmann::json source) {
   }
   source.update({{"member", member}, {"phase", start ? "start" : "end"}});
   trace_->event(sim_.now_ns(), "faults", "pause", std::move(source));
+}
+
+// replSetStepDown on the primary of now (or the member named), run in a fiber of its node. The
+// window's end only ends its stepDownSecs, which the member's elector reads from the clock.
+void World::apply_step_down(const NetworkFault& f, bool start, nlohmann::json source) {
+  assert(set_ && "step_down needs elections (replica_set_spec.cpp)");
+  std::optional<size_t> member = f.member != NetworkFault::kThePrimary ? std::optional<size_t>(f.member) : std::nullopt;
+  if (start && !member) {
+    for (size_t m = 0; m < hosts_.size() && !member; ++m) {
+      if (set_->elector(m).writable()) member = m;
+    }
+  }
+  if (member) source["member"] = *member;
+  source.update({{"phase", start ? "start" : "end"}});
+  trace_->event(sim_.now_ns(), "faults", "step_down", std::move(source));
+  if (!start || !member) return;
+  NodeHost& host = *hosts_[*member];
+  if (!host.up() || host.restarting()) return;
+  constexpr sim::Nanos kCatchUpNs = 10 * sim::kNsPerSec;  // MongoDB's secondaryCatchUpPeriodSecs
+  const sim::Nanos catch_up_deadline_ns = std::min(sim_.now_ns() + kCatchUpNs, fault_end_ns_);
+  const sim::Nanos no_stand_until_ns = std::min(f.until_ns, fault_end_ns_);
+  Elector& elector = set_->elector(*member);
+  sim_.spawn("step-down" + host.generation_suffix(), host.fiber_group(),
+             [&elector, catch_up_deadline_ns, no_stand_until_ns] { elector.step_down_command(catch_up_deadline_ns, no_stand_until_ns); });
 }
 
 void World::check_convergence(size_t p) {

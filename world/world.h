@@ -124,6 +124,7 @@ class World final : public RunControl, public MemberAccess {
   // Cuts or gives back `shape`'s links; `source` says whose ({"index": i} or {"step": s}).
   void apply_network(const NetworkFault& shape, bool start, nlohmann::json source);
   void apply_pause(size_t member, bool start, nlohmann::json source);
+  void apply_step_down(const NetworkFault& f, bool start, nlohmann::json source);
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
