@@ -81,14 +81,18 @@ const std::vector<BugInfo>& catalogue() {
       // Many keys, so that a document the divergent entries touched is seldom written again.
       {Bug::kRollbackSkipsRefetch, "a rollback drops the divergent oplog entries but keeps the documents they wrote, without refetching the primary's versions",
        "scenarios/replica_set_members.json", Property::kReplicasConverge, {"workload.keys=100000"}},
+      // Every member votes in term 1 for the initiator and at most once per term after, so such a
+      // candidate never wins: a set that loses its primary has none again.
       {Bug::kCandidateKeepsTerm, "a member that stands for election asks for votes in its current term instead of the next one",
-       "scenarios/failover.json", Property::kOnePrimaryPerTerm, {}},
+       "scenarios/swarm_replica_set.json", Property::kLiveness, {}},
       {Bug::kMajorityCountsPrimaryTwice, "a w:\"majority\" write counts the primary's own acknowledgement twice toward the majority",
        "scenarios/failover.json", Property::kMajorityWritesSurvive, {}},
       {Bug::kMajorityReadSkipsWait, "a find with readConcern \"majority\" returns what the primary has without waiting until a majority holds it",
        "scenarios/failover.json", Property::kMajorityReadsSurvive, {}},
       {Bug::kTtlRoleReadOnce, "the TTL monitor asks its member's role at its first pass only: a primary that steps down keeps deleting",
        "scenarios/failover.json", Property::kTtlSafety, {}},
+      {Bug::kVoteForgotten, "a voter grants a vote in a term without looking at the vote it gave earlier in that term",
+       "scenarios/swarm_replica_set.json", Property::kOnePrimaryPerTerm, {}},
   };
   return bugs;
 }

@@ -39,6 +39,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kMajorityCountsPrimaryTwice, "majority_counts_primary_twice"},
     {Bug::kMajorityReadSkipsWait, "majority_read_skips_wait"},
     {Bug::kTtlRoleReadOnce, "ttl_role_read_once"},
+    {Bug::kVoteForgotten, "vote_forgotten"},
 }};
 
 std::optional<Bug> g_enabled;

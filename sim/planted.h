@@ -43,9 +43,10 @@ enum class Bug {
   kMajorityCountsPrimaryTwice,  // a w:"majority" write counts the primary's own acknowledgement twice
   kMajorityReadSkipsWait,  // a readConcern "majority" find returns without waiting for the commit point
   kTtlRoleReadOnce,        // the TTL monitor asks its member's role at its first pass only, and keeps it
+  kVoteForgotten,          // a voter grants its vote without looking at the vote it gave earlier in the term
 };
 
-inline constexpr size_t kBugCount = 31;
+inline constexpr size_t kBugCount = 32;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

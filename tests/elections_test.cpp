@@ -303,6 +303,9 @@ TEST(Failover, AStepDownHandsOverOnceCaughtUpAndTheOldPrimaryWaitsOutItsStepDown
       EXPECT_FALSE(e["details"]["member"] == 0 && t_us > stepped_down_us && t_us < kStandAgainUs) << "stood during its stepDownSecs";
     }
     for (const auto& e : events_of(*r.trace, "rollback")) EXPECT_NE(e["details"]["member"], 0) << "a secondary had everything";
+    // With no fault, a member that stands wins: a takeover that could not win stopped at its dry
+    // run, and raised no term that would have unseated the primary.
+    for (const auto& e : events_of(*r.trace, "election_lost")) EXPECT_TRUE(e["details"].contains("dry_run")) << "lost term " << e["details"]["term"];
     const auto failed = events_of(*r.trace, "step_down_failed");
     ASSERT_EQ(failed.size(), 1u);
     EXPECT_EQ(failed[0]["details"]["member"], 2);

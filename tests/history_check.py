@@ -379,7 +379,7 @@ class Judgement:
             d = e.get("details", {})
             if e["kind"] == "elected":
                 self.found_two_primaries |= elected.setdefault(d["term"], d["member"]) != d["member"]
-            elif e["kind"] == "vote" and d["granted"]:
+            elif e["kind"] == "vote" and d["granted"] and not d.get("dry_run"):  # a dry run records nothing
                 self.found_two_primaries |= votes.setdefault((d["member"], d["term"]), d["candidate"]) != d["candidate"]
         if self.found_two_primaries and not reported:
             self.problems.append("two primaries (or two votes) in one term without a one_primary_per_term violation")

@@ -203,12 +203,13 @@ HeartbeatReply Elector::on_heartbeat(const Heartbeat& hb) {
 
 VoteReply Elector::on_vote_request(const VoteRequest& req) {
   const OplogId applied = applied_now();
+  if (req.dry_run) return on_dry_run_vote_request(req, applied);
   const sim::MutexGuard guard(*state_mutex_);
   if (req.term > record_.term) adopt_term_locked(req.term, "a vote request has a newer term");
   const char* denied = nullptr;
   if (req.term < record_.term) {
     denied = "its term is older than ours";
-  } else if (record_.voted_for && *record_.voted_for != req.candidate) {
+  } else if (record_.voted_for && *record_.voted_for != req.candidate && !planted::active(planted::Bug::kVoteForgotten)) {
     denied = "we voted for another candidate in this term";
   } else if (newer(applied, req.applied)) {
     denied = "its oplog is behind ours";
@@ -220,6 +221,15 @@ VoteReply Elector::on_vote_request(const VoteRequest& req) {
   set_.note_vote(member_, req.term, req.candidate, e);
   reset_election_deadline();  // a member that granted a vote gives the candidate time to win
   return {record_.term, true};
+}
+
+// As MongoDB's: the term must be newer than ours and the candidate's oplog not behind ours; a
+// vote already given in that term does not count against it, and nothing is written.
+VoteReply Elector::on_dry_run_vote_request(const VoteRequest& req, OplogId applied) {
+  const char* denied = req.term <= record_.term ? "its term is not newer than ours" : newer(applied, req.applied) ? "its oplog is behind ours" : nullptr;
+  event("vote", {{"candidate", req.candidate}, {"term", req.term}, {"granted", denied == nullptr},
+                 {"why", denied == nullptr ? "" : denied}, {"dry_run", true}});
+  return {record_.term, denied == nullptr};
 }
 
 void Elector::check_majority() {
@@ -234,6 +244,13 @@ void Elector::check_majority() {
 void Elector::stand(const char* why) {
   standing_ = true;
   const OplogId applied = applied_now();
+  const uint64_t proposed = record_.term + 1;
+  const size_t dry_votes = collect_votes(proposed, applied, /*dry_run=*/true);
+  if (dry_votes < set_.majority() || record_.term >= proposed || role_ != Role::kSecondary) {
+    standing_ = false;
+    event("election_lost", {{"term", proposed}, {"votes", dry_votes}, {"dry_run", true}});
+    return reset_election_deadline();
+  }
   uint64_t term = 0;
   {
     const sim::MutexGuard guard(*state_mutex_);
@@ -241,13 +258,26 @@ void Elector::stand(const char* why) {
     persist_locked({term, member_});
   }
   event("election_start", {{"term", term}, {"why", why}, {"applied_ts", applied.ts}, {"applied_term", applied.term}});
+  const size_t granted = collect_votes(term, applied, /*dry_run=*/false);
+  standing_ = false;
+  if (record_.term != term || role_ != Role::kSecondary || granted < set_.majority()) {
+    event("election_lost", {{"term", term}, {"votes", granted}});
+    return reset_election_deadline();
+  }
+  role_ = Role::kDraining;
+  set_.note_elected(member_, term, event("elected", {{"term", term}, {"votes", granted}, {"why", why}}));
+  run_.reached(properties::Marker::kFailover);
+}
+
+size_t Elector::collect_votes(uint64_t term, OplogId applied, bool dry_run) {
+  const uint64_t own_term = record_.term;
   auto granted = std::make_shared<size_t>(set_.spec().members[member_].votes);
   auto answered = std::make_shared<size_t>(0);
   size_t asked = 0;
   for (size_t to = 0; to < set_.members(); ++to) {
     if (to == member_ || set_.spec().members[to].votes == 0) continue;
     ++asked;
-    const VoteRequest req{member_, term, applied};
+    const VoteRequest req{member_, term, applied, dry_run};
     ReplicaSet& set = set_;
     run_.sim().spawn("vote-request" + host_.generation_suffix() + ".to" + std::to_string(to), host_.fiber_group(),
                      [this, &set, to, req, granted, answered] {
@@ -258,20 +288,14 @@ void Elector::stand(const char* why) {
                        }, /*drop_on_crash=*/true);
                        ++*answered;
                        if (!why.empty()) return;
-                       if (reply->granted && reply->term == req.term) ++*granted;
+                       // A dry run's voter answers with its own term, which it did not raise.
+                       if (reply->granted && (req.dry_run || reply->term == req.term)) ++*granted;
                        adopt_term(reply->term, "a vote reply has a newer term");
                      });
   }
   sim::Simulator& sim = run_.sim();
-  while (*granted < set_.majority() && *answered < asked && record_.term == term) sim.sleep_for(MemberRpc::kPollNs);
-  standing_ = false;
-  if (record_.term != term || role_ != Role::kSecondary || *granted < set_.majority()) {
-    event("election_lost", {{"term", term}, {"votes", *granted}});
-    return reset_election_deadline();
-  }
-  role_ = Role::kDraining;
-  set_.note_elected(member_, term, event("elected", {{"term", term}, {"votes", *granted}, {"why", why}}));
-  run_.reached(properties::Marker::kFailover);
+  while (*granted < set_.majority() && *answered < asked && record_.term == own_term) sim.sleep_for(MemberRpc::kPollNs);
+  return *granted;
 }
 
 void Elector::adopt_term(uint64_t term, const char* why) {

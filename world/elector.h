@@ -2,8 +2,10 @@
 // A replica set member's part in elections, as MongoDB's protocol version 1 gives it: terms,
 // heartbeats, an election timeout with a seeded random offset, one vote per term (kept durably:
 // engine/election_state.h), the most up-to-date oplog wins a vote, a higher-priority member that
-// has caught up takes over, and a primary that cannot reach a majority steps down. There is no
-// dry run (a candidate that cannot win still raises the term) and no catch-up period.
+// has caught up takes over, and a primary that cannot reach a majority steps down. A candidate
+// first runs a dry run (pv1's): it asks for votes in the next term without raising its own, and
+// stands only if a majority would grant them, so one that cannot win unseats no primary. There is
+// no catch-up period for a new primary.
 //
 // Roles: a secondary applies the oplog; a member that won an election is draining until its
 // applier has stopped (SecondarySystem::fetcher calls drained()), and only then a writable
@@ -46,7 +48,8 @@ struct HeartbeatReply {
 struct VoteRequest {
   size_t candidate = 0;
   uint64_t term = 0;
-  OplogId applied;  // the candidate's newest entry
+  OplogId applied;       // the candidate's newest entry
+  bool dry_run = false;  // answered as a real request would be, with nothing recorded or adopted
 };
 struct VoteReply {
   uint64_t term = 0;
@@ -102,6 +105,10 @@ class Elector {
   void heartbeat(size_t to);
   void check_majority();
   void stand(const char* why);
+  // Asks every other voting member for its vote in `term`; the votes granted, its own included.
+  // Stops early once a majority granted, or when its own term changes meanwhile.
+  size_t collect_votes(uint64_t term, OplogId applied, bool dry_run);
+  VoteReply on_dry_run_vote_request(const VoteRequest& req, OplogId applied);
   // A term newer than ours: adopted durably; a primary steps down. Older or equal: nothing.
   void adopt_term(uint64_t term, const char* why);
   void adopt_term_locked(uint64_t term, const char* why);
