@@ -16,7 +16,9 @@ For each trace (JSON or JSON Lines) it:
      every readConcern "majority" find's read point in the final primary's oplog (from the client
      history and the final_oplog event), and the count of "local" reads that saw a rollback;
   6. compares its verdict with the trace's: a run the trace calls OK must check here, and a run
-     whose trace reports a durability violation must fail here too.
+     whose trace reports a durability violation, one_primary_per_term or ttl_safety must fail
+     here too (a TTL delete this checker finds illegal, or one by a member that was not the
+     primary).
 Prints one line per trace; exits 1 if any trace disagrees.
 Usage: history_check.py TRACE... [--expect-violation]
 """
@@ -103,6 +105,7 @@ class Checker:
         self.ttl_bounds = {}    # actor -> the bound of its last TTL delete
         self.checks = 0
         self.ttl_deletes = 0
+        self.found_ttl_problem = False  # a TTL delete this checker finds illegal
         self.epoch_ms = trace["header"]["virtual_epoch_ms"]
         self.catalog_rows = {}  # catalog key -> the value digest of its newest acknowledged write
         self.documents_digest = None  # at the final check: the state's digest without catalog rows
@@ -235,6 +238,11 @@ class Checker:
                 self.ttl_expire[(ns, key[0][0])] = expire
 
     def on_ttl_delete(self, e, d):
+        flagged = self.flagged
+        self.judge_ttl_delete(e, d)
+        self.found_ttl_problem |= self.flagged > flagged
+
+    def judge_ttl_delete(self, e, d):
         self.ttl_deletes += 1
         ttl = d["ttl"]
         key = d["writes"][0][0]
@@ -338,6 +346,9 @@ class Judgement:
         self.judge_majority_writes()
         reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
         self.judge_ttl_primaries(reported)
+        found_ttl = self.found_ttl_off_primary or any(c.found_ttl_problem for c in self.members)
+        if "ttl_safety" in reported and not found_ttl:
+            self.problems.insert(0, "the trace reports ttl_safety, this checker finds every TTL delete legal")
         if self.t["verdict"]["ok"] and self.problems:
             self.problems.insert(0, "the trace says OK, this checker disagrees")
         if reported & DURABILITY_PROPERTIES and not self.found_durability_violation and not self.problems:
@@ -393,6 +404,11 @@ class Judgement:
         that). ttl_safety must be reported wherever one did not."""
         self.found_ttl_off_primary = False
         if not any(e["kind"] == "elected" for e in self.t["events"]):
+            # Without elections the first member is the primary for the whole run, unless the
+            # scenario makes its node a secondary (ttl.role).
+            first_secondary = self.t["header"]["scenario"].get("ttl", {}).get("role") == "secondary"
+            self.found_ttl_off_primary = any(e["kind"] == "commit" and e.get("details", {}).get("op") == "ttl_delete"
+                                             and (member_of(e) != 0 or first_secondary) for e in self.t["events"])
             return
         writable, pass_start = set(), {}
         for e in self.t["events"]:

@@ -51,6 +51,10 @@ t = json.loads(json.dumps(kv)); first(t, lambda e: e["kind"] == "recovery_check"
 t = json.loads(json.dumps(kv)); c = first(t, lambda e: e["kind"] == "commit" and e["details"].get("durable") and e["details"].get("fate") == "ok"); c["details"]["writes"][0][1] = "f" * 16; save(t, "value.json")
 t = json.loads(json.dumps(kv)); t["events"] = [e for e in t["events"] if e["kind"] != "complete"]; save(t, "no_completions.json")
 t = json.loads(json.dumps(ttl)); d = first(t, lambda e: e["details"].get("op") == "ttl_delete" if e["kind"] == "commit" else False); d["details"]["ttl"]["value"] = {"$date": 4102444800000}; save(t, "ttl_future.json")
+# A ttl_safety violation no TTL delete shows (a false alarm of the tool's, as swarm_replica_set seed 250's was).
+t = json.loads(json.dumps(ttl)); last = t["events"][-1]
+t["events"].append({"i": last["i"] + 1, "t_us": last["t_us"], "actor": "checker", "kind": "violation", "details": {"property": "ttl_safety", "detail": "fabricated"}})
+t["verdict"]["ok"] = False; t["verdict"]["violations"] = [{"property": "ttl_safety", "at_ms": last["t_us"] // 1000, "event": last["i"] + 1, "detail": "fabricated"}]; save(t, "ttl_false_alarm.json")
 rs = json.load(open(sys.argv[5]))
 t = json.loads(json.dumps(rs)); first(t, lambda e: e["kind"] == "convergence_check")["details"]["state_digest"] = "0" * 16; save(t, "member_digest.json")
 fo = json.load(open(sys.argv[6]))
