@@ -90,25 +90,20 @@ void draw_replica_set_swarm(const Scenario& s, uint64_t seed, nlohmann::json* j,
     const uint64_t n = rng.below(swarm->network_faults_max + 1);
     for (uint64_t i = 0; i < n && duration_ms >= 2; ++i) windows.push_back(draw_network_fault(rng, members, duration_ms, swarm->network_fault_ms_max));
   }
-  if (swarm->pauses_max > 0) {  // its own stream: the network windows stay as they were
-    sim::Rng rng = sim::stream(seed, "pauses");
-    const uint64_t n = rng.below(swarm->pauses_max + 1);
+  // Each kind from its own stream, so that adding one leaves the others' windows as they were.
+  // A pause names a drawn member; a step-down goes to the primary of its time.
+  const auto draw_kind = [&](uint64_t max, const char* stream, const char* kind, bool with_member) {
+    sim::Rng rng = sim::stream(seed, stream);
+    const uint64_t n = max > 0 ? rng.below(max + 1) : 0;
     for (uint64_t i = 0; i < n && duration_ms >= 2; ++i) {
       nlohmann::json f = draw_window(rng, duration_ms, swarm->network_fault_ms_max);
-      f["kind"] = "pause";
-      f["member"] = rng.below(members);
+      f["kind"] = kind;
+      if (with_member) f["member"] = rng.below(members);
       windows.push_back(std::move(f));
     }
-  }
-  if (swarm->step_downs_max > 0) {  // the primary of their time: no member drawn
-    sim::Rng rng = sim::stream(seed, "step-downs");
-    const uint64_t n = rng.below(swarm->step_downs_max + 1);
-    for (uint64_t i = 0; i < n && duration_ms >= 2; ++i) {
-      nlohmann::json f = draw_window(rng, duration_ms, swarm->network_fault_ms_max);
-      f["kind"] = "step_down";
-      windows.push_back(std::move(f));
-    }
-  }
+  };
+  draw_kind(swarm->pauses_max, "pauses", "pause", true);
+  draw_kind(swarm->step_downs_max, "step-downs", "step_down", false);
   rs["network_faults"] = windows;
   (*drawn)["replica_set.network_faults"] = windows;
 }

@@ -32,7 +32,6 @@ bool TtlMonitor::role(std::optional<bool>& first) const {
 void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& op, bool primary, const FindingFn& finding) {
   sim::Simulator& sim = run_.sim();
   const sim::Nanos start_ns = sim.now_ns();
-  pass_start_ns_ = start_ns;
   const int64_t start_ms = engine.now_ms();
   const uint64_t number = ++passes_;
   pass_start_event_ = event(start_ns, "ttl_pass_start", {{"pass", number}, {"now_ms", start_ms}});

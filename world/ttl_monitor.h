@@ -36,8 +36,8 @@ class TtlMonitor {
 
   bool in_pass() const { return in_pass_; }
   sim::Nanos last_pass_start_ns() const { return last_pass_start_ns_; }  // -1: none yet
-  sim::Nanos pass_start_ns() const { return pass_start_ns_; }  // of the pass running (or the last one begun)
-  uint64_t pass_start_event() const { return pass_start_event_; }  // its ttl_pass_start event's index
+  // The ttl_pass_start event's index of the pass running (or the last one begun).
+  uint64_t pass_start_event() const { return pass_start_event_; }
 
  private:
   // The role a pass takes; `first`: the generation's first answer (the planted bug keeps it).
@@ -54,7 +54,6 @@ class TtlMonitor {
   uint64_t passes_ = 0;                 // passes begun, over every generation (the trace's numbers)
   bool in_pass_ = false;                // inside a pass (a crash now reaches crash_during_ttl_pass)
   sim::Nanos last_pass_start_ns_ = -1;  // of the last complete pass
-  sim::Nanos pass_start_ns_ = -1;
   uint64_t pass_start_event_ = 0;
 };
 
