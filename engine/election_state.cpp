@@ -19,7 +19,7 @@ int ElectionState::read(OperationContext& op, ElectionRecord* out) {
   if (!table_exists(op.session(), kUri)) return 0;
   int ret = 0;
   WT_CURSOR* c = op.cursor(kUri, &ret);
-  if (c == nullptr) return ret;
+  if (c == nullptr) return cut_short(ret) ? 0 : ret;  // a crash cut its create short: no vote was written
   c->set_key(c, kKey);
   if ((ret = c->search(c)) == WT_NOTFOUND) return 0;
   if (ret != 0) return ret;
@@ -34,12 +34,18 @@ int ElectionState::read(OperationContext& op, ElectionRecord* out) {
 
 int ElectionState::write_durable(OperationContext& op, const ElectionRecord& record) {
   assert(!record.voted_for || *record.voted_for < 1000);
+  constexpr const char* kConfig = "key_format=q,value_format=Qq";
   if (!table_exists(op.session(), kUri)) {
-    if (const int ret = create_table(op.session(), kUri, "key_format=q,value_format=Qq"); ret != 0) return ret;
+    if (const int ret = create_table(op.session(), kUri, kConfig); ret != 0) return ret;
   }
   int ret = op.begin();
   if (ret != 0) return ret;
   WT_CURSOR* c = op.cursor(kUri, &ret);
+  if (c == nullptr && cut_short(ret)) {  // the remains of a create a crash cut short: made whole
+    op.rollback();
+    if ((ret = create_table(op.session(), kUri, kConfig)) != 0 || (ret = op.begin()) != 0) return ret;
+    c = op.cursor(kUri, &ret);
+  }
   if (c == nullptr) return op.rollback(), ret;
   c->set_key(c, kKey);
   c->set_value(c, record.term, record.voted_for ? static_cast<int64_t>(*record.voted_for) : kNoVote);

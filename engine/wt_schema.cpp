@@ -9,10 +9,6 @@
 namespace wtsim::engine {
 namespace {
 
-// The remains of a cut-short create: metadata without its column group (EINVAL) or without its
-// file (ENOENT).
-bool cut_short(int ret) { return ret == EINVAL || ret == ENOENT; }
-
 // 0 if a cursor opens on `uri`; EINVAL or ENOENT for the remains of a create.
 int probe(WT_SESSION* session, const char* uri) {
   WT_CURSOR* c = nullptr;
@@ -22,6 +18,8 @@ int probe(WT_SESSION* session, const char* uri) {
 }
 
 }  // namespace
+
+bool cut_short(int ret) { return ret == EINVAL || ret == ENOENT; }
 
 int create_table(WT_SESSION* session, const char* uri, const char* table_config) {
   assert(session != nullptr && uri != nullptr && table_config != nullptr);

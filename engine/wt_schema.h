@@ -13,6 +13,9 @@ namespace wtsim::engine {
 // create left. Returns WiredTiger's code.
 int create_table(WT_SESSION* session, const char* uri, const char* config);
 
+// Whether a cursor open's `ret` says the table is the remains of a cut-short create (EINVAL: no
+// column group; ENOENT: no file): nothing was ever committed in it, and create_table repairs it.
+bool cut_short(int ret);
 // Whether WiredTiger's metadata holds `uri` (false also when the metadata cannot be read).
 bool table_exists(WT_SESSION* session, const char* uri);
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -312,6 +313,32 @@ TEST(Failover, AStepDownHandsOverOnceCaughtUpAndTheOldPrimaryWaitsOutItsStepDown
     EXPECT_EQ(failed[0]["details"]["why"].get<std::string>().rfind("NotWritablePrimary", 0), 0u);
     EXPECT_GT(r.trace->verdict()["coverage"].value("primary_stepped_down", 0), 0);
   }
+}
+
+// A script on a replica set with elections (world/script_clients.h): scenarios/script_step_down.json
+// holds step by step, its client following the primary from member 0 to member 1 and back; the
+// same script expecting the old primary to stay primary after its step-down fails at that step.
+TEST(Failover, AScriptsClientFollowsThePrimaryThroughAStepDown) {
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(kSource + "/scenarios/script_step_down.json"));
+  for (uint64_t seed = 1; seed <= 2; ++seed) {
+    SCOPED_TRACE(seed);
+    const RunResult r = run_scenario(scenario_from_json(j, "script_step_down.json"), seed);
+    EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+    std::map<size_t, nlohmann::json> steps;
+    for (const auto& e : events_of(*r.trace, "script_step")) steps[e["details"]["step"].get<size_t>()] = e["details"];
+    ASSERT_EQ(steps.size(), j["steps"].size());
+    for (const auto& [index, d] : steps) EXPECT_TRUE(d["held"] == true && !d.contains("skipped")) << "step " << index;
+    EXPECT_EQ(steps[6]["code"], "ExceededTimeLimit");
+    EXPECT_EQ(steps[10]["code"], "OK");
+    EXPECT_EQ(steps[1]["member"], 0);
+    EXPECT_EQ(steps[12]["member"], 1) << "the write after the step-down went to the new primary";
+    EXPECT_EQ(events_of(*r.trace, "step_down_failed").size(), 1u);
+  }
+  j["steps"][11]["expect"]["state"] = "PRIMARY";
+  const RunResult r = run_scenario(scenario_from_json(j, "script_step_down.json"), 1);
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations.front().property, properties::Property::kScriptExpectations);
+  EXPECT_EQ(r.violations.front().detail, "step 11 (replSetGetStatus): state: expected \"PRIMARY\", got \"SECONDARY\"");
 }
 
 TEST(Failover, OneMemberWithElectionsIsItsOwnPrimaryAndMajority) {

@@ -40,7 +40,7 @@ TEST(Script, BadStepsNameTheStepAndTheField) {
             "s.json: /steps/0/expect/metrics//collStats/t.c/count/min: expected a number, found string \"a\"");
   EXPECT_EQ(steps_error(R"([{"cmd":"sleep","ms":-1}])"), "s.json: /steps/0/ms: expected a non-negative integer, found number -1");
   EXPECT_EQ(steps_error(R"([{"cmd":"pause"}])"), "s.json: /steps/0/member: required field is missing");
-  EXPECT_EQ(steps_error(R"([{"cmd":"pause","member":0}])"), "s.json: /steps/0/member: the script runs on member 0: pause another member");
+  EXPECT_EQ(steps_error(R"([{"cmd":"pause","member":0}])"), "s.json: /steps/0/cmd: pause needs a replica set: replica_set.members with at least 2");
   EXPECT_EQ(steps_error(R"([{"cmd":"pause","member":1}])"), "s.json: /steps/0/cmd: pause needs a replica set: replica_set.members with at least 2");
   try {
     scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1,"workload":{"kind":"kv"},"steps":[{"cmd":"flush"}]})"), "s.json");
@@ -48,6 +48,35 @@ TEST(Script, BadStepsNameTheStepAndTheField) {
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), "s.json: /workload/kind: a scenario with steps runs them: leave kind out or make it \"script\"");
   }
+}
+
+// The error of steps on a replica set of three members, with elections or without.
+std::string replica_steps_error(const std::string& steps, bool elections) {
+  const std::string rs = std::string(R"({"members":[{},{},{}])") + (elections ? R"(,"elections":{}})" : "}");
+  try {
+    scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1000,"replica_set":)" + rs + R"(,"steps":)" + steps + "}"), "s.json");
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Script, ElectionsTakeNetworkStepsAndRefuseTheNodesOwn) {
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"stepDown","secs":5,"catch_up_secs":0},{"cmd":"pause","member":0}])", true), "");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{},"w":"majority","wtimeout_ms":100}])", true), "");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"stepDown"}])", false), "s.json: /steps/0/cmd: stepDown needs replica_set.elections");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{},"w":1}])", false),
+            "s.json: /steps/0/w: a write concern needs replica_set.elections (its commit point)");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{},"w":2}])", true), "s.json: /steps/0/w: expected 1 or \"majority\", found number 2");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"stepDown","secs":0}])", true), "s.json: /steps/0/secs: expected seconds in [1, 3600], found number 0");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"crash"}])", true),
+            "s.json: /steps/0/cmd: crash runs on the script's own node: not with replica_set.elections (its clients are on the network)");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"flush","expect":{"disk_bytes":1}}])", true).substr(0, 29), "s.json: /steps/0/cmd: flush r");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"sleep","ms":1,"expect":{"disk_bytes":1}}])", true),
+            "s.json: /steps/0/expect/disk_bytes: the script's own node's: not with replica_set.elections");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"heal","expect":{"metrics":{"/collStats/t.c/count":1}}}])", true),
+            "s.json: /steps/0/expect/metrics: with replica_set.elections, metrics are those of the member that served a document command");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"pause","member":0}])", false), "s.json: /steps/0/member: the script runs on member 0: pause another member");
 }
 
 TEST(Script, AFailedExpectationIsAViolationNamingItsStep) {

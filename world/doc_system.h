@@ -13,6 +13,7 @@
 #include "world/system.h"
 #include "world/node_context.h"
 #include "world/run_context.h"
+#include "world/script_command.h"
 
 namespace wtsim::world {
 
@@ -64,6 +65,9 @@ class DocSystem : public System, public engine::CommitObserver {
   // One operation of the "documents" workload on this node (world/documents_ops.cpp): the
   // command's status (an engine code such as no such index is an answer, not a failure).
   engine::Status run_documents_op(engine::OperationContext& op, const DocumentsOp& d);
+  // A script step's document command (is_document_command) on this node (script_command.cpp):
+  // writes through write(), finds checked against the model (check_find).
+  ScriptReply script_command(engine::OperationContext& op, const std::string& cmd, const nlohmann::json& args);
   // A find's documents against the model (read_check.cpp): each matches `filter`'s equality
   // fields and is a version the find's snapshot may see. `read_token` is the model's begin_read()
   // from before the find started.
@@ -87,6 +91,7 @@ class DocSystem : public System, public engine::CommitObserver {
   std::map<std::string, uint64_t> rewrites_;
 
  private:
+  ScriptReply script_write(engine::OperationContext& op, const std::string& cmd, const nlohmann::json& args);
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);
   int read_documents(WT_CONNECTION* conn, models::KvState* out);

@@ -6,7 +6,8 @@
 // journaled and waits until a majority of voting members hold its entry (the commit point:
 // world/replica_set.h), the primary steps down, or its wtimeout passes. A find with readConcern
 // "majority" waits the same way for the newest entry of the oplog it read from; a "local" find
-// answers at once.
+// answers at once. A script's steps (world/script_clients.h) are served the same way: document
+// commands on the writable primary (a find that names a member, on any), and replSetStepDown.
 #include "sim/planted.h"
 #include "world/elector.h"
 #include "world/replica_set.h"
@@ -90,6 +91,35 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
     return reply;
   }
 
+  ScriptReply serve_script(const ScriptRequest& request) override {
+    if (!request.any_member && !elector_.writable()) return reply_code("NotMaster");
+    const uint64_t term = elector_.term();
+    const bool write = is_write_command(request.cmd);
+    const InFlight in_flight(writes_in_flight_, write);
+    const auto op = host_.open_operation("script_session");
+    nlohmann::json args = request.args;
+    if (write && request.majority) args["j"] = true;  // MongoDB journals a w:"majority" write
+    ScriptReply reply = script_command(*op, request.cmd, args);
+    reply.member = host_.member();
+    reply.last_op = {op->last_op_ts, term};
+    if (write && request.majority && op->last_op_ts > 0 && reply.code == "OK") {
+      ClientReply waited;
+      waited.fate = ClientReply::Fate::kOk;
+      wait_for_majority(op->last_op_ts, term, request.wtimeout_ns, &waited);
+      if (waited.fate != ClientReply::Fate::kOk) reply.code = "WriteConcernFailed";
+    }
+    if (request.want_metrics) reply.metrics = metrics_of(host_, *engine_, *op);
+    return reply;
+  }
+
+  std::string serve_step_down(sim::Nanos catch_up_deadline_ns, sim::Nanos no_stand_until_ns) override {
+    if (!elector_.writable()) return "NotMaster";
+    const uint64_t term = elector_.term();
+    elector_.step_down_command(catch_up_deadline_ns, no_stand_until_ns);
+    if (elector_.term() != term) return "NotMaster";  // a newer term's election unseated it meanwhile
+    return elector_.role() == Elector::Role::kSecondary ? "OK" : "ExceededTimeLimit";
+  }
+
  protected:
   engine::Status create_schema(engine::OperationContext& op) override {
     return engine::Status::from_wt(elector_.load(op));
@@ -120,7 +150,9 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
  private:
   void become_writable(engine::OperationContext& op) {
     const uint64_t term = elector_.term();
-    host_.node_call("create_schema", [&] { return create_documents_schema(*engine_, op, run_.scenario()); });
+    if (run_.scenario().workload.kind == WorkloadKind::kDocuments) {  // a script creates its own
+      host_.node_call("create_schema", [&] { return create_documents_schema(*engine_, op, run_.scenario()); });
+    }
     if (!elector_.draining() || elector_.term() != term) return;  // it stepped down meanwhile
     engine_->set_oplog_term(term);
     elector_.drained();

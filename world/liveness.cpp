@@ -61,6 +61,7 @@ void World::liveness_phase() {
     host->end_fault_phase();
     host->lift_disk_full();
   }
+  end_script_faults();
   trace_->event(sim_.now_ns(), "checker", "liveness_phase", {{"deadline_ms", end_ns_ / sim::kNsPerMs}});
   std::string pending = liveness_pending();
   while (!pending.empty() && sim_.now_ns() < end_ns_) {

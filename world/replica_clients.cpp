@@ -3,16 +3,10 @@
 #include <memory>
 
 #include "world/elector.h"
+#include "world/server_selection.h"
 
 namespace wtsim::world {
 namespace {
-
-constexpr sim::Nanos kIsMasterTimeoutNs = sim::kNsPerSec;
-
-struct IsMaster {
-  bool writable = false;
-  uint64_t term = 0;
-};
 
 const char* fate_name(ClientReply::Fate fate) {
   switch (fate) {
@@ -49,7 +43,7 @@ void ReplicaClients::client(int index) {
 
 void ReplicaClients::operation(int index, const ClientRequest& request) {
   for (int tries = 0; tries < 2; ++tries) {  // MongoDB's retryable writes retry once
-    if (!primary_) primary_ = select_primary();
+    if (!primary_) primary_ = select_primary(run_, set_, endpoint());
     if (!primary_) return;  // the run ended without one
     const size_t member = *primary_;
     const uint64_t seq = ++seq_;
@@ -96,30 +90,6 @@ ReplicaClients::Attempt ReplicaClients::attempt(size_t member, const ClientReque
   a.answered = a.why.empty();
   if (a.answered) a.reply = *reply;
   return a;
-}
-
-std::optional<size_t> ReplicaClients::select_primary() {
-  sim::Simulator& sim = run_.sim();
-  while (sim.now_ns() < run_.end_ns()) {
-    std::optional<size_t> best;
-    uint64_t best_term = 0;
-    for (size_t m = 0; m < set_.members(); ++m) {
-      if (set_.spec().members[m].hidden) continue;  // invisible to clients
-      auto answer = std::make_shared<IsMaster>();
-      ReplicaSet& set = set_;
-      const std::string why = set_.rpc().call(endpoint(), m, "is-master", kIsMasterTimeoutNs, [&set, m, answer](bool* done) {
-        *answer = {set.elector(m).writable(), set.elector(m).term()};
-        *done = true;
-      }, /*drop_on_crash=*/true);
-      if (why.empty() && answer->writable && (!best || answer->term > best_term)) {
-        best = m;
-        best_term = answer->term;
-      }
-    }
-    if (best) return best;
-    sim.sleep_for(kNoPrimaryWaitNs);
-  }
-  return std::nullopt;
 }
 
 uint64_t ReplicaClients::event(const char* kind, nlohmann::json details) {

@@ -22,7 +22,6 @@ namespace wtsim::world {
 class ReplicaClients {
  public:
   static constexpr sim::Nanos kRequestTimeoutNs = 10 * sim::kNsPerSec;  // beyond any wtimeout's wait
-  static constexpr sim::Nanos kNoPrimaryWaitNs = 500 * sim::kNsPerMs;   // between server selections
 
   ReplicaClients(RunContext& run, ReplicaSet& set) : run_(run), set_(set) {}
   void spawn();
@@ -37,8 +36,6 @@ class ReplicaClients {
   // One operation: its attempt, and the retry an answer allows.
   void operation(int index, const ClientRequest& request);
   Attempt attempt(size_t member, const ClientRequest& request);
-  // Server selection: the writable primary of the newest term, or none before the run's end.
-  std::optional<size_t> select_primary();
   size_t endpoint() const { return set_.members(); }
   uint64_t event(const char* kind, nlohmann::json details);
 

@@ -24,6 +24,7 @@
 #include "world/member_rpc.h"
 #include "world/replica_set_spec.h"
 #include "world/run_context.h"
+#include "world/script_command.h"
 #include "world/system.h"
 
 namespace wtsim::world {
@@ -52,6 +53,12 @@ class ClientServer {
  public:
   // In a fiber of the member's node: runs the request if the member is a writable primary.
   virtual ClientReply serve_client(const ClientRequest& request) = 0;
+  // A script step's document command (world/script_clients.h): run if the member is a writable
+  // primary, or on any member for a read that names it; else code "NotMaster".
+  virtual ScriptReply serve_script(const ScriptRequest& request) = 0;
+  // replSetStepDown (world/elector.h): "OK" once the member stepped down, else MongoDB's code
+  // name for why not ("NotMaster", "ExceededTimeLimit").
+  virtual std::string serve_step_down(sim::Nanos catch_up_deadline_ns, sim::Nanos no_stand_until_ns) = 0;
 
  protected:
   ~ClientServer() = default;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "sim/json_reader.h"
+#include "world/script_command.h"
 
 namespace wtsim::world {
 namespace {
@@ -306,6 +307,26 @@ namespace {
 // A script's steps that address a member name one of the replica set's (the script runs on the
 // first member, the fixed primary).
 // The members a step names exist; the replica set's own steps need one.
+// What a script may ask of a replica set with elections: its clients are on the network
+// (world/script_clients.h), so a node's own commands have no node to run on.
+void check_script_elections(const ScriptStep& step, const ReplicaSetSpec& rs, const std::string& path) {
+  static const std::vector<std::string> kNodeCommands = {"crash", "checkpoint", "flush", "setParameter", "waitTtlPass"};
+  const bool node_command = std::find(kNodeCommands.begin(), kNodeCommands.end(), step.cmd) != kNodeCommands.end();
+  if (rs.elections && node_command) {
+    throw sim::JsonError(path + "/cmd", step.cmd + " runs on the script's own node: not with replica_set.elections (its clients are on the network)");
+  }
+  if (rs.elections && step.expect.disk_bytes) throw sim::JsonError(path + "/expect/disk_bytes", "the script's own node's: not with replica_set.elections");
+  const bool served = is_document_command(step.cmd);
+  if (rs.elections && !step.expect.metrics.empty() && !served) {
+    throw sim::JsonError(path + "/expect/metrics", "with replica_set.elections, metrics are those of the member that served a document command");
+  }
+  if (!rs.elections && step.cmd == "stepDown") throw sim::JsonError(path + "/cmd", "stepDown needs replica_set.elections");
+  if (!rs.elections && step.args.contains("w")) throw sim::JsonError(path + "/w", "a write concern needs replica_set.elections (its commit point)");
+  if (!rs.elections && step.cmd == "pause" && step.args["member"] == 0) {
+    throw sim::JsonError(path + "/member", "the script runs on member 0: pause another member");
+  }
+}
+
 void check_script_members(const Script& script, const ReplicaSetSpec& rs) {
   const auto check = [&](const nlohmann::json& v, const std::string& path) {
     if (v.get<uint64_t>() >= rs.size()) throw sim::JsonError(path, "must be a member: below " + std::to_string(rs.size()));
@@ -315,6 +336,7 @@ void check_script_members(const Script& script, const ReplicaSetSpec& rs) {
       const std::string path = "/steps/" + std::to_string(step.index);
       const bool set_step = step.cmd == "partition" || step.cmd == "pause" || step.cmd == "heal" || step.cmd == "replSetGetStatus";
       if (set_step && rs.size() < 2) throw sim::JsonError(path + "/cmd", step.cmd + " needs a replica set: replica_set.members with at least 2");
+      check_script_elections(step, rs, path);
       for (const char* field : {"member", "isolate", "from", "to"}) {
         if (step.args.contains(field)) check(step.args[field], path + "/" + field);
       }
@@ -361,8 +383,9 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     }
     if (s.script) check_script_members(*s.script, s.replica_set);
     resolve_backup(j, s);
-    if (s.replica_set.elections && (s.workload.kind != WorkloadKind::kDocuments || s.workload.total_documents > 0)) {
-      throw sim::JsonError("/replica_set/elections", "a replica set with elections runs the \"documents\" workload's clients (kind \"documents\", no total_documents)");
+    const bool election_kind = s.workload.kind == WorkloadKind::kDocuments || s.workload.kind == WorkloadKind::kScript;
+    if (s.replica_set.elections && (!election_kind || s.workload.total_documents > 0)) {
+      throw sim::JsonError("/replica_set/elections", "a replica set with elections runs the \"documents\" workload's clients (kind \"documents\", no total_documents) or a script's");
     }
     if (s.replica_set.size() > 1 && s.workload.kind == WorkloadKind::kKv) {
       throw sim::JsonError("/replica_set/members", "a replica set runs the document engine (its oplog): not workload kind \"kv\"");

@@ -19,10 +19,10 @@ const std::map<std::string, Fields>& commands() {
       {"createIndex", {{"ns", true}, {"key", true}, {"name", false}, {"unique", false}, {"expireAfterSeconds", false}}},
       {"dropIndex", {{"ns", true}, {"name", true}}},
       {"collMod", {{"ns", true}, {"index", true}, {"expireAfterSeconds", true}}},
-      {"insert", {{"ns", true}, {"docs", true}, {"ordered", false}, {"j", false}}},
-      {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}}},
-      {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}}},
-      {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}}},
+      {"insert", {{"ns", true}, {"docs", true}, {"ordered", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
+      {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
+      {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
+      {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}, {"member", false}}},
       {"sleep", {{"ms", true}}},
       {"checkpoint", {}},
@@ -36,6 +36,7 @@ const std::map<std::string, Fields>& commands() {
       {"pause", {{"member", true}}},
       {"heal", {}},
       {"replSetGetStatus", {{"member", false}}},
+      {"stepDown", {{"secs", false}, {"catch_up_secs", false}}},
   };
   return kCommands;
 }
@@ -66,7 +67,7 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   static const std::vector<std::string> kObjects = {"filter", "update", "replacement"};
   static const std::vector<std::string> kStrings = {"ns", "name", "index", "hint"};
   static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops", "member",
-                                                   "timeout_ms", "isolate", "from", "to"};
+                                                   "timeout_ms", "isolate", "from", "to", "wtimeout_ms", "secs", "catch_up_secs"};
   const auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), field) != names.end(); };
   if (in(kBools)) expect_type(v, v.is_boolean(), path, "true or false");
   if (in(kObjects)) expect_type(v, v.is_object(), path, "an object");
@@ -77,6 +78,10 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   if (field == "ttlMonitorSleepSecs") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= kYearS, path, "seconds in [1, a year]");
   if (field == "ms") expect_type(v, v.get<uint64_t>() <= kYearS * 1000, path, "milliseconds, at most a year");
   if (field == "timeout_ms") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= 3'600'000, path, "milliseconds in [1, 3600000]");
+  if (field == "wtimeout_ms") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= 3'600'000, path, "milliseconds in [1, 3600000]");
+  if (field == "secs") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= 3600, path, "seconds in [1, 3600]");
+  if (field == "catch_up_secs") expect_type(v, v.get<uint64_t>() <= 3600, path, "seconds in [0, 3600]");
+  if (field == "w") expect_type(v, v == 1 || v == "majority", path, "1 or \"majority\"");
   if (field == "ns") expect_type(v, v.get<std::string>().find('.') != std::string::npos, path, "\"db.collection\"");
   if (field == "key" || field == "sort") check_key(v, path);
   if (field == "docs") expect_type(v, v.is_object() || (v.is_array() && !v.empty()), path, "a document or a non-empty array of them");
@@ -152,10 +157,11 @@ StepExpectation expectation_from(const nlohmann::json& j, const std::string& pat
   if (r.has("code")) {
     e.code = r.string("code");
     static const std::vector<std::string> kCodes = {"OK", "BadValue", "NamespaceNotFound", "IndexNotFound", "CannotGrowCapped", "DuplicateKey",
-                                                    "WriteConcernFailed", "HostUnreachable"};
+                                                    "WriteConcernFailed", "HostUnreachable", "NotMaster", "ExceededTimeLimit"};
     if (std::find(kCodes.begin(), kCodes.end(), *e.code) == kCodes.end()) {
       throw JsonError(path + "/code", "expected OK, BadValue, NamespaceNotFound, IndexNotFound, CannotGrowCapped, DuplicateKey, "
-                                      "WriteConcernFailed (awaitReplication) or HostUnreachable (a member's find)");
+                                      "WriteConcernFailed (awaitReplication, w:\"majority\"), HostUnreachable (no answer), "
+                                      "NotMaster or ExceededTimeLimit (stepDown)");
     }
   }
   if (const nlohmann::json* x = r.optional("explain")) e.explain = pointer_map(*x, path + "/explain", false);
@@ -222,9 +228,6 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
     throw JsonError(path + "/expect", "state and entries_behind are expectations of replSetGetStatus");
   }
   if (step.cmd == "partition") check_partition(step.args, path);
-  if (step.cmd == "pause" && step.args["member"] == 0) {
-    throw JsonError(path + "/member", "the script runs on member 0: pause another member");
-  }
   r.reject_unknown();
   return step;
 }

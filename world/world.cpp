@@ -172,8 +172,13 @@ RunResult World::run() {
 void World::director() {
   for (auto& host : hosts_) host->start();  // the primary first
   if (set_) {
-    replica_clients_ = std::make_unique<ReplicaClients>(*this, *set_);
-    replica_clients_->spawn();
+    if (scenario_.script) {
+      script_clients_ = std::make_unique<ScriptClients>(*this, *set_);
+      script_clients_->spawn();
+    } else {
+      replica_clients_ = std::make_unique<ReplicaClients>(*this, *set_);
+      replica_clients_->spawn();
+    }
   }
   // Whole virtual seconds, whether or not anyone watches: the schedule must not depend on it.
   while (sim_.now_ns() < fault_end_ns_) {
@@ -293,14 +298,27 @@ void World::network_fault(size_t index, bool start) {
   apply_network(scenario_.replica_set.network_faults[index], start, {{"index", index}});
 }
 
-void World::script_network(const NetworkFault& shape, bool start, size_t step) { apply_network(shape, start, {{"step", step}}); }
+// The liveness phase has no faults: a script's partitions and pauses end as it begins
+// (end_script_faults), and a step that would start one later does nothing.
+void World::script_network(const NetworkFault& shape, bool start, size_t step) {
+  if (start && sim_.now_ns() >= fault_end_ns_) return;
+  if (start && !script_faults_.emplace(step, shape).second) return;  // in force already (a repeat)
+  if (!start && script_faults_.erase(step) == 0) return;             // ended already
+  apply_network(shape, start, {{"step", step}});
+}
+
+void World::end_script_faults() {
+  for (const auto& [step, shape] : script_faults_) apply_network(shape, false, {{"step", step}});
+  script_faults_.clear();
+}
 
 std::string World::member_state(size_t member) {
   const NodeHost& host = *hosts_.at(member);
   // A paused member answers no heartbeat: MongoDB reports it as DOWN (state 8).
   if (hosts_[member]->serving_engine() == nullptr || hosts_[member]->paused()) return "DOWN";
   if (!host.convergence_exempt().empty()) return "RECOVERING";
-  return member == 0 ? "PRIMARY" : "SECONDARY";  // scripts run without elections: the first is the primary
+  if (set_) return set_->elector(member).role() == Elector::Role::kSecondary ? "SECONDARY" : "PRIMARY";
+  return member == 0 ? "PRIMARY" : "SECONDARY";  // without elections the first is the primary
 }
 
 void World::apply_network(const NetworkFault& f, bool start, nlohmann::json source) {

@@ -19,6 +19,7 @@
 #include "world/member_rpc.h"
 #include "world/node_host.h"
 #include "world/replica_clients.h"
+#include "world/script_clients.h"
 #include "world/replica_set.h"
 #include "world/run_control.h"
 #include "world/scenario.h"
@@ -95,6 +96,7 @@ class World final : public RunControl, public MemberAccess {
   size_t member_count() const override { return hosts_.size(); }
   std::string member_state(size_t member) override;
   void script_network(const NetworkFault& shape, bool start, size_t step) override;
+  void end_script_faults();
 
   // --- RunControl: for the node's lifecycle (world/run_control.h). ---
   sim::Nanos fault_end_ns() const override { return fault_end_ns_; }
@@ -157,7 +159,9 @@ class World final : public RunControl, public MemberAccess {
   // catches up from at the end (the final primary).
   std::unique_ptr<ReplicaSet> set_;
   std::map<size_t, uint64_t> paused_primaries_;  // a paused primary -> the newest term at its pause
+  std::map<size_t, NetworkFault> script_faults_;  // a script's partitions and pauses in force, by step
   std::unique_ptr<ReplicaClients> replica_clients_;
+  std::unique_ptr<ScriptClients> script_clients_;  // a script's, with elections
   std::optional<size_t> final_source_;
 };
 
