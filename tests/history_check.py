@@ -427,7 +427,7 @@ class Judgement:
             self.problems.append("a TTL delete by a member that was not the primary when its pass began, without a ttl_safety violation")
 
     def judge_majority_writes(self):
-        """Every attempt acknowledged with w:"majority" names its oplog entry; the final_oplog event
+        """Every attempt acknowledged with w:"majority" (a client's, or a script step's) names its oplog entry; the final_oplog event
         lists the final primary's oplog as runs of ts with one term. An entry at or above the
         oldest ts kept must be there with its term; majority_writes_survive fails exactly then."""
         finals = [e for e in self.t["events"] if e["kind"] == "final_oplog"]
@@ -442,7 +442,9 @@ class Judgement:
         lost = set()
         for e in self.t["events"]:
             d = e.get("details", {})
-            if e["kind"] != "client_complete" or d["fate"] != "ok" or w_of.get(d["seq"]) != "majority" or "entry" not in d:
+            client_ack = e["kind"] == "client_complete" and d["fate"] == "ok" and w_of.get(d["seq"]) == "majority"
+            script_ack = e["kind"] == "script_step" and d.get("w") == "majority" and d["code"] == "OK"
+            if not (client_ack or script_ack) or "entry" not in d:
                 continue
             ts, term = d["entry"]["ts"], d["entry"]["term"]
             if ts >= first_ts and not holds(ts, term):

@@ -38,7 +38,7 @@ crashed=$(grep -l '"kind":"crash"' "$work"/*.json* | wc -l)
 # 2. Edited histories are caught (the hash recomputed by the checker's own rule).
 mkdir "$work/edited"
 "$py" - "$work/fault_mix_3.json" "$work/swarm_ttl_2.json" "$work/edited" "$src/tests/history_check.py" "$work/replica_set_members.json" \
-  "$work/failover.json" <<'PY'
+  "$work/failover.json" "$work/script_step_down.json" <<'PY'
 import json, sys, importlib.util
 spec = importlib.util.spec_from_file_location("hc", sys.argv[4]); hc = importlib.util.module_from_spec(spec); spec.loader.exec_module(hc)
 def save(t, name):
@@ -61,6 +61,9 @@ fo = json.load(open(sys.argv[6]))
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "elected" and e["details"]["term"] >= 2); e["details"]["term"] = 1; save(t, "second_primary.json")
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "final_oplog"); e["details"]["runs"] = e["details"]["runs"][:1]; save(t, "majority_write_lost.json")
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "primary_writable" and e["details"]["term"] >= 2); e["details"]["member"] = 2; save(t, "ttl_off_primary.json")
+# A script's acknowledged w:"majority" write whose entry the final oplog does not hold (its term edited).
+sd = json.load(open(sys.argv[7]))
+t = json.loads(json.dumps(sd)); e = first(t, lambda e: e["kind"] == "script_step" and e["details"].get("w") == "majority"); e["details"]["entry"]["term"] = 99; save(t, "script_majority_write_lost.json")
 PY
 for f in "$work"/edited/*.json; do
   if "$py" "$src/tests/history_check.py" "$f" >"$work/out" 2>&1; then fail "edited history $(basename "$f") passed: $(cat "$work/out")"; fi

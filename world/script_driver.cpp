@@ -129,6 +129,8 @@ void ScriptDriver::check(const ScriptStep& step, const ScriptReply& r) {
   const StepExpectation& e = step.expect;
   nlohmann::json details = {{"step", step.index}, {"cmd", step.cmd}, {"code", r.code}};
   if (r.member) details["member"] = *r.member;
+  if (step.args.value("w", nlohmann::json(1)) == "majority") details["w"] = "majority";
+  if (r.last_op.ts > 0) details["entry"] = {{"ts", r.last_op.ts}, {"term", r.last_op.term}};  // with elections
   if (expectations_void() && !e.empty()) {
     details.update({{"held", true}, {"skipped", true}});
     checked(step, r, run_.trace().event(sim.now_ns(), sim.current().name, "script_step", std::move(details)));
