@@ -147,6 +147,19 @@ Status Ddl::set_expire_after(OperationContext& op, const std::string& ns, const 
   return {};
 }
 
+CollModResult Ddl::coll_mod(OperationContext& op, const std::string& ns, const CollModRequest& request) {
+  const CollectionSpec* coll = state_.catalog.find(ns);
+  if (coll == nullptr) return {Status::error(ErrorCode::kNamespaceNotFound), "ns does not exist"};
+  CollModPlan plan = plan_coll_mod(*coll, request);
+  if (!plan.result.status.ok() || !plan.store) {
+    ++state_.metrics.opcounters.command;
+    return plan.result;
+  }
+  plan.result.status = set_expire_after(op, ns, plan.index, Document(*plan.store));
+  if (!plan.result.status.ok()) plan.result.reply = Document::object();
+  return plan.result;
+}
+
 int Ddl::save_catalog_durably(OperationContext& op, const CollectionSpec& coll) {
   const int ret = op.begin();
   return ret != 0 ? ret : commit_catalog_row(op, coll);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/coll_mod.h"
 #include "engine/engine_state.h"
 #include "engine/operation_context.h"
 #include "engine/query_executor.h"
@@ -25,8 +26,12 @@ class Ddl {
   // A foreground build: every entry and the catalog row in one transaction.
   Status create_index(OperationContext& op, const std::string& ns, IndexSpec spec);
   Status drop_index(OperationContext& op, const std::string& ns, const std::string& name);
+  // Sets (or, with none, removes) an index's expireAfterSeconds as given: replication's and the
+  // workload's catalog change. A user's collMod is coll_mod.
   Status set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
                           std::optional<Document> expire_after_seconds);
+  // collMod's index option with MongoDB's checks (engine/coll_mod.h).
+  CollModResult coll_mod(OperationContext& op, const std::string& ns, const CollModRequest& request);
 
  private:
   int recount(OperationContext& op, const CollectionSpec& coll);

@@ -57,6 +57,9 @@ class DocumentEngine {
                           std::optional<Document> expire_after_seconds) {
     return ddl_.set_expire_after(op, ns, index, std::move(expire_after_seconds));
   }
+  CollModResult coll_mod(OperationContext& op, const std::string& ns, const CollModRequest& request) {
+    return ddl_.coll_mod(op, ns, request);
+  }
 
   // --- CRUD (engine/write_commands.cpp) ---
   WriteResult insert_many(OperationContext& op, const std::string& ns, std::vector<Document> docs,

@@ -12,8 +12,11 @@ namespace wtsim::engine {
 enum class ErrorCode : int {
   kOk = 0,
   kBadValue = 2,
+  kIllegalOperation = 20,
   kNamespaceNotFound = 26,
   kIndexNotFound = 27,
+  kInvalidOptions = 72,
+  kAmbiguousIndexKeyPattern = 181,
   kCannotGrowCapped = 10003,
   kDuplicateKey = 11000,
 };

@@ -136,6 +136,19 @@ void DocumentEngine::upsert(OperationContext& op, const CollectionSpec& coll, co
   if (outcome.status.ok() && outcome.error.code == ErrorCode::kOk) result->upserted_ids.push_back(doc["_id"]);
 }
 
+namespace {
+
+// MongoDB 3.2 refuses any change of a capped collection's document's size (SERVER-20529;
+// 2.6 and 3.0's MMAPv1 refused only growth beyond the record).
+void capped_size_kept(const Document& before, const Document& after, WriteError* error) {
+  const size_t old_size = to_bson(before).size(), new_size = to_bson(after).size();
+  if (old_size == new_size) return;
+  error->code = ErrorCode::kCannotGrowCapped;
+  error->message = "Cannot change the size of a document in a capped collection: " + std::to_string(old_size) + " != " + std::to_string(new_size);
+}
+
+}  // namespace
+
 WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, const Document& filter,
                                    const Document& update, bool upsert, bool multi, WriteConcern wc) {
   WriteResult result;
@@ -153,6 +166,7 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
     Document doc = *current;
     error->message = apply_update(doc, update, inc);
     if (!error->message.empty()) error->code = ErrorCode::kBadValue;
+    if (error->code == ErrorCode::kOk && coll->capped_max_docs > 0) capped_size_kept(*current, doc, error);
     *next = doc;
     return 0;
   };
@@ -178,6 +192,12 @@ WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, 
   if (count_as_user_op) ++state_.metrics.opcounters.remove;
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return result;
+  // MongoDB 3.x refuses a user's remove on a capped collection before it touches a document
+  // (getExecutorDelete; 2.6 answered 10101). Capped trimming and replication remove internally.
+  if (count_as_user_op && coll->capped_max_docs > 0) {
+    result.errors.push_back({0, ErrorCode::kIllegalOperation, "cannot remove from a capped collection: " + ns});
+    return result;
+  }
   CommitTickets tickets{wc.durable, {}};
   const TargetKeys targets = queries_.target_keys(op, *coll, filter, just_one);
   if (!(result.status = targets.status).ok()) return result;

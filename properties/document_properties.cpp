@@ -1,5 +1,7 @@
 #include "properties/document_properties.h"
 
+#include <cmath>
+
 #include <cassert>
 
 namespace wtsim::properties {
@@ -30,9 +32,12 @@ engine::Document decoded(const std::string& bson) {
 std::string brief(const models::Value& v) { return v ? brief(decoded(*v)) : "absent"; }
 
 // The query's equality fields that the document does not match (the workload's finds are
-// equalities on top-level fields).
+// equalities on top-level fields). A condition with operators ({"$lt": ...}, a script's) is not
+// judged here; the version check still is.
 std::string unmatched_field(const engine::Document& filter, const engine::Document& doc) {
   for (const auto& [field, wanted] : filter.items()) {
+    const bool operators = wanted.is_object() && !wanted.empty() && wanted.begin().key().rfind('$', 0) == 0;
+    if (operators) continue;
     if (!doc.contains(field) || doc[field] != wanted) return field;
   }
   return "";
@@ -44,7 +49,8 @@ std::optional<Finding> check_ttl_delete(const TtlDelete& d) {
   assert(d.id != nullptr && !d.field.empty());
   const std::string what = std::string(d.ns) + " " + d.id->dump();
   if (!d.on_primary) return Finding{Property::kTtlSafety, what + ": deleted by the TTL monitor of a secondary"};
-  const int64_t bound_ms = d.now_ms - static_cast<int64_t>(d.expire_after_s * 1000.0);
+  if (d.capped) return Finding{Property::kTtlSafety, what + ": deleted by the TTL monitor from a capped collection"};
+  const int64_t bound_ms = d.now_ms - static_cast<int64_t>(std::trunc(d.expire_after_s)) * 1000;
   if (expired(d.indexed_value, bound_ms)) return std::nullopt;
   return Finding{Property::kTtlSafety, what + ": deleted with " + std::string(d.field) + " = " +
                                            (d.indexed_value != nullptr ? d.indexed_value->dump() : "missing") +

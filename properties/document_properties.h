@@ -26,9 +26,11 @@ struct TtlDelete {
   int64_t now_ms = 0;
   double expire_after_s = 0;
   bool on_primary = true;
+  bool capped = false;  // the collection is capped
 };
-// ttl_safety: only on a primary, and only a Date (or an array holding one) strictly below the
-// pass's bound.
+// ttl_safety: only on a primary, never in a capped collection (MongoDB's delete refuses one), and
+// only a Date (or an array holding one) strictly below now minus expireAfterSeconds, whose
+// fraction MongoDB's TTL monitor drops (it reads the value as a whole number: 1.9 s is 1 s).
 std::optional<Finding> check_ttl_delete(const TtlDelete& d);
 
 // increments_counted_once: a committed image's counter `n` after an update that added

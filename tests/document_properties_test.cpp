@@ -81,6 +81,11 @@ TEST(DocumentProperties, AFindSeesOnlyMatchingVersionsItsSnapshotMay) {
   const auto unmatched = check_find(model, {{"g", 1}}, {v2}, read.token(), key_of);
   ASSERT_TRUE(unmatched);
   EXPECT_NE(unmatched->second.find("does not match on g"), std::string::npos);
+  // A condition with operators is not judged as an equality (a script's {"$lt": ...}); the
+  // version still is.
+  const Document range = {{"n", {{"$lt", 5}}}};
+  EXPECT_FALSE(check_find(model, range, {v2}, read.token(), key_of));
+  EXPECT_TRUE(check_find(model, range, {never}, read.token(), key_of));
 }
 
 }  // namespace

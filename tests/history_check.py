@@ -23,6 +23,7 @@ Prints one line per trace; exits 1 if any trace disagrees.
 Usage: history_check.py TRACE... [--expect-violation]
 """
 import json
+import math
 import sys
 
 MASK = (1 << 64) - 1
@@ -101,6 +102,7 @@ class Checker:
         self.durable_point = 0
         self.flush_covers = {}  # actor -> the checker's own covers for its flush in progress
         self.ttl_expire = {}    # (ns, field) -> expireAfterSeconds, from catalog rows
+        self.capped_ns = set()  # capped collections, from catalog rows: MongoDB's TTL deletes nothing there
         self.passes = {}        # actor -> now_ms at the start of its pass in progress
         self.ttl_bounds = {}    # actor -> the bound of its last TTL delete
         self.checks = 0
@@ -231,6 +233,9 @@ class Checker:
         """The collection's TTL indexes as its newest catalog row has them (createIndex, collMod
         and dropIndex each write the row): single-field keys with a numeric expireAfterSeconds."""
         ns = row["ns"]
+        self.capped_ns.discard(ns)
+        if row.get("capped_max_docs", 0) > 0:
+            self.capped_ns.add(ns)
         self.ttl_expire = {k: v for k, v in self.ttl_expire.items() if k[0] != ns}
         for index in row.get("indexes", []):
             key, expire = index.get("key", []), index.get("expireAfterSeconds")
@@ -250,6 +255,8 @@ class Checker:
         expires = [v for (n, f), v in self.ttl_expire.items() if n == ns]
         if len(expires) != 1:
             return self.problem(e, "a TTL delete in %s, which has %d TTL indexes in the catalog" % (ns, len(expires)))
+        if ns in self.capped_ns:
+            return self.problem(e, "a TTL delete in %s, a capped collection" % ns)
         value = ttl["value"]
         bound = self.ttl_bounds[e["actor"]] = ttl.get("bound_ms", self.ttl_bounds.get(e["actor"]))
         if bound is None:
@@ -264,7 +271,8 @@ class Checker:
         earliest = min(d["$date"] for d in dates)
         if earliest >= bound:
             self.problem(e, "a TTL delete of %s = %d, not below the bound %d" % (key, earliest, bound))
-        if bound > now_ms - expires[0] * 1000:
+        # The monitor reads expireAfterSeconds as a whole number of seconds, cut toward zero.
+        if bound > now_ms - math.trunc(expires[0]) * 1000:
             self.problem(e, "a TTL bound %d later than now %d - expireAfterSeconds %s" % (bound, now_ms, expires[0]))
         pass_now = self.passes.get(e["actor"])
         if pass_now is None:

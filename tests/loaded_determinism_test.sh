@@ -22,7 +22,7 @@ trap 'kill "${burners[@]}" 2>/dev/null || true' EXIT
 hash_of() { grep -o 'trace hash [0-9a-f]*' "$1" || true; }
 work=$(mktemp -d)
 count=0 failed=0
-for scenario in "$src"/scenarios/*.json; do
+for scenario in "$src"/scenarios/*.json "$src"/scenarios/jstests/*.json; do
   name=$(basename "$scenario" .json)
   read -ra sets <<<"$(overrides_for "$name")"
   "$wtsim" run "$scenario" --seed 1 "${sets[@]}" >"$work/$name.1" 2>&1 &

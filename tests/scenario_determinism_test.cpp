@@ -1,4 +1,4 @@
-// Determinism is the product: for every shipped scenario (found in scenarios/, so a new one is
+// Determinism is the product: for every shipped scenario (found in scenarios/ and its folders, so a new one is
 // covered the day it lands), the same seed gives the same trace hash, twice in one process: every
 // event and the verdict, byte for byte, except the values measured from WiredTiger's side (file
 // sizes, its own statistics), which the hash leaves out by design (traces/trace.h). Long
@@ -15,10 +15,12 @@ namespace {
 
 const std::string kSource = WTSIM_SOURCE_DIR;
 
+// Names relative to scenarios/, without ".json" ("smoke", "jstests/ttl1").
 std::vector<std::string> shipped_scenarios() {
   std::vector<std::string> names;
-  for (const auto& e : std::filesystem::directory_iterator(kSource + "/scenarios")) {
-    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  const std::filesystem::path root = kSource + "/scenarios";
+  for (const auto& e : std::filesystem::recursive_directory_iterator(root)) {
+    if (e.path().extension() == ".json") names.push_back(std::filesystem::relative(e.path(), root).replace_extension().string());
   }
   std::sort(names.begin(), names.end());
   return names;
@@ -75,7 +77,11 @@ TEST_P(EveryScenario, TheSameSeedGivesAByteIdenticalTrace) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, EveryScenario, ::testing::ValuesIn(shipped_scenarios()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param;
+                           std::replace(name.begin(), name.end(), '/', '_');  // a test name has no '/'
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace wtsim::world

@@ -32,7 +32,7 @@ TEST(Script, BadStepsNameTheStepAndTheField) {
   EXPECT_EQ(steps_error(R"([{"cmd":"createIndex","ns":"t.c","key":{"a":2}}])"), "s.json: /steps/0/key/a: expected 1 or -1, found number 2");
   EXPECT_EQ(steps_error(R"([{"cmd":"barrier","client":1}])"), "s.json: /steps/0/client: a barrier lines up every client: no client field");
   EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{},"expect":{"docs":[]}}])"),
-            "s.json: /steps/0/expect: docs and explain are expectations of a find");
+            "s.json: /steps/0/expect: docs and explain are expectations of a find (docs: or listIndexes)");
   EXPECT_EQ(steps_error(R"([{"cmd":"find","ns":"t.c","expect":{"code":"Oops"}}])").substr(0, 30), "s.json: /steps/0/expect/code: ");
   const std::string metric = steps_error(R"([{"cmd":"find","ns":"t.c","expect":{"metrics":{"/serverStatus/metrics/ttl/pases":1}}}])");
   EXPECT_EQ(metric.substr(0, 82), "s.json: /steps/0/expect/metrics//serverStatus/metrics/ttl/pases: names no metric: ");

@@ -71,6 +71,54 @@ TEST(Ttl, TheBoundIsStrictAndMovesWithTheClock) {
   });
 }
 
+// MongoDB's monitor reads expireAfterSeconds as a whole number, cut toward zero: 1.9 s expires
+// what 1 s does, and -0.5 s what 0 s does (the bound is now).
+TEST(Ttl, AFractionalExpireAfterSecondsIsCutTowardZero) {
+  for (const auto& [expire, whole_s] : std::vector<std::pair<double, int64_t>>{{1.9, 1}, {-0.5, 0}}) {
+    SCOPED_TRACE(expire);
+    EngineHarness h;
+    h.run([&, expire = expire, whole_s = whole_s](OperationContext& op) {
+      DocumentEngine& e = h.engine();
+      ASSERT_TRUE(e.create_index(op, kNs, ttl_index("at", expire)).ok());
+      const int64_t t0 = e.now_ms();
+      ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", "a"}, {"at", make_date(t0)}}}, {}).ok());
+      h.sim().sleep_for(whole_s * sim::kNsPerSec);  // the bound is t0: not strictly below
+      EXPECT_EQ(e.ttl_pass(op, true).deleted, 0u);
+      h.sim().sleep_for(sim::kNsPerMs);  // with the fraction kept, 1.9 s would wait 899 ms more
+      EXPECT_EQ(e.ttl_pass(op, true).deleted, 1u);
+    });
+  }
+}
+
+// A capped collection's TTL index is passed over (MongoDB 3.x's delete refuses a capped
+// collection; the monitor logs it and goes on): its documents stay, another collection's go. A
+// user's remove on it is IllegalOperation and removes nothing either.
+TEST(Ttl, ACappedCollectionKeepsItsExpiredDocumentsAndRefusesRemoves) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions capped;
+    capped.capped_max_docs = 100;
+    ASSERT_TRUE(e.create_collection(op, "test.capped", capped).ok());
+    ASSERT_TRUE(e.create_index(op, "test.capped", ttl_index("at", 0)).ok());
+    ASSERT_TRUE(e.create_index(op, kNs, ttl_index("at", 0)).ok());
+    const Document old = make_date(e.now_ms() - 1000);
+    ASSERT_TRUE(e.insert_many(op, "test.capped", {{{"_id", 1}, {"at", old}}}, {}).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", "x"}, {"at", old}}}, {}).ok());
+    const TtlPassResult r = e.ttl_pass(op, true);
+    EXPECT_EQ(r.indexes, 2u);
+    EXPECT_EQ(r.deleted, 1u);
+    EXPECT_EQ(e.find(op, "test.capped", FindRequest{}).docs.size(), 1u);
+    EXPECT_TRUE(ids(e, op).empty());
+    const WriteResult removed = e.remove(op, "test.capped", Document::object(), false, {});
+    ASSERT_EQ(removed.errors.size(), 1u);
+    EXPECT_EQ(removed.errors.front().code, ErrorCode::kIllegalOperation);
+    EXPECT_EQ(removed.errors.front().message, "cannot remove from a capped collection: test.capped");
+    EXPECT_EQ(removed.n, 0u);
+    EXPECT_EQ(e.find(op, "test.capped", FindRequest{}).docs.size(), 1u);
+  });
+}
+
 TEST(Ttl, CompoundNonNumericAndDroppedIndexesAreSkipped) {
   EngineHarness h;
   h.run([&](OperationContext& op) {

@@ -379,6 +379,8 @@ void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
   d.now_ms = engine_->now_ms();
   d.expire_after_s = w.ttl_expire_after_s;
   d.on_primary = ttl_deleter_was_primary();
+  const engine::CollectionSpec* coll = engine_->catalog().find(std::string(w.ns));
+  d.capped = coll != nullptr && coll->capped_max_docs > 0;
   if (auto f = properties::check_ttl_delete(d)) finding(f->first, f->second);
 }
 

@@ -92,6 +92,7 @@ class DocSystem : public System, public engine::CommitObserver {
 
  private:
   ScriptReply script_write(engine::OperationContext& op, const std::string& cmd, const nlohmann::json& args);
+  ScriptReply list_indexes(const std::string& ns);
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);
   int read_documents(WT_CONNECTION* conn, models::KvState* out);

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "sim/json_reader.h"
-#include "world/script_command.h"
 
 namespace wtsim::world {
 namespace {

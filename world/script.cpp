@@ -1,6 +1,7 @@
 #include "world/script.h"
 
 #include <algorithm>
+#include <array>
 
 #include "sim/json_reader.h"
 
@@ -18,11 +19,12 @@ const std::map<std::string, Fields>& commands() {
       {"create", {{"ns", true}, {"padded", false}, {"capped_max_docs", false}, {"padding_rules", false}, {"power_of_2_sizes", false}}},
       {"createIndex", {{"ns", true}, {"key", true}, {"name", false}, {"unique", false}, {"expireAfterSeconds", false}}},
       {"dropIndex", {{"ns", true}, {"name", true}}},
-      {"collMod", {{"ns", true}, {"index", true}, {"expireAfterSeconds", true}}},
+      {"collMod", {{"ns", true}, {"index", true}, {"expireAfterSeconds", false}}},
       {"insert", {{"ns", true}, {"docs", true}, {"ordered", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
+      {"listIndexes", {{"ns", true}}},
       {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}, {"member", false}}},
       {"sleep", {{"ms", true}}},
       {"checkpoint", {}},
@@ -61,11 +63,22 @@ void check_key(const nlohmann::json& key, const std::string& path) {
   }
 }
 
+// collMod's index: its name, or MongoDB's sub-document. The sub-document's values are not
+// checked here: collMod answers a wrong one with MongoDB's error (InvalidOptions).
+void check_coll_mod_index(const nlohmann::json& v, const std::string& path) {
+  expect_type(v, (v.is_string() && !v.get<std::string>().empty()) || v.is_object(), path,
+              "an index name, or {\"keyPattern\" or \"name\", \"expireAfterSeconds\"}");
+  if (!v.is_object()) return;
+  for (const auto& [key, value] : v.items()) {
+    if (key != "keyPattern" && key != "name" && key != "expireAfterSeconds") throw JsonError(path + "/" + key, "unknown field");
+  }
+}
+
 // The types of the fields that have one.
 void check_field(const std::string& field, const nlohmann::json& v, const std::string& path) {
   static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled"};
   static const std::vector<std::string> kObjects = {"filter", "update", "replacement"};
-  static const std::vector<std::string> kStrings = {"ns", "name", "index", "hint"};
+  static const std::vector<std::string> kStrings = {"ns", "name", "hint"};
   static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops", "member",
                                                    "timeout_ms", "isolate", "from", "to", "wtimeout_ms", "secs", "catch_up_secs"};
   const auto in = [&](const std::vector<std::string>& names) { return std::find(names.begin(), names.end(), field) != names.end(); };
@@ -92,6 +105,7 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
     expect_type(v, v.is_array() && !v.empty(), path, "a non-empty array of members");
     for (size_t i = 0; i < v.size(); ++i) sim::as_u64(v[i], path + "/" + std::to_string(i));
   }
+  if (field == "index") check_coll_mod_index(v, path);
   if (field == "padding_rules") expect_type(v, v == "1.x" || v == "2.6", path, "\"1.x\" or \"2.6\"");
   if (field == "mode") expect_type(v, v == "drop_unsynced" || v == "torn_prefix" || v == "sector_damage", path, "drop_unsynced, torn_prefix or sector_damage");
 }
@@ -132,6 +146,25 @@ void check_metric_path(const std::string& pointer, const std::string& path) {
                         "or /collStats/<db.coll>/<field>");
 }
 
+// MongoDB's error codes the steps answer with, by name and number.
+const std::vector<std::pair<std::string, int>>& error_codes() {
+  static const std::vector<std::pair<std::string, int>> kCodes = {
+      {"OK", 0}, {"BadValue", 2}, {"HostUnreachable", 6}, {"IllegalOperation", 20}, {"NamespaceNotFound", 26},
+      {"IndexNotFound", 27}, {"WriteConcernFailed", 64}, {"InvalidOptions", 72}, {"AmbiguousIndexKeyPattern", 181},
+      {"ExceededTimeLimit", 262}, {"CannotGrowCapped", 10003}, {"NotMaster", 10107}, {"DuplicateKey", 11000}};
+  return kCodes;
+}
+
+// An expected code, by name or by number: its name.
+std::string code_from(const nlohmann::json& v, const std::string& path) {
+  for (const auto& [name, number] : error_codes()) {
+    if ((v.is_string() && v == name) || (v.is_number_integer() && v == number)) return name;
+  }
+  std::string known;
+  for (const auto& [name, number] : error_codes()) known += (known.empty() ? "" : ", ") + name + " (" + std::to_string(number) + ")";
+  throw JsonError(path, "expected one of MongoDB's codes the steps answer with, by name or number: " + known + "; found " + sim::describe(v));
+}
+
 std::map<std::string, nlohmann::json> pointer_map(const nlohmann::json& j, const std::string& path, bool metrics) {
   expect_type(j, j.is_object() && !j.empty(), path, "an object of JSON pointers to values");
   std::map<std::string, nlohmann::json> out;
@@ -154,18 +187,10 @@ StepExpectation expectation_from(const nlohmann::json& j, const std::string& pat
   }
   if (r.has("n")) e.n = r.u64("n");
   if (r.has("modified")) e.modified = r.u64("modified");
-  if (r.has("code")) {
-    e.code = r.string("code");
-    static const std::vector<std::string> kCodes = {"OK", "BadValue", "NamespaceNotFound", "IndexNotFound", "CannotGrowCapped", "DuplicateKey",
-                                                    "WriteConcernFailed", "HostUnreachable", "NotMaster", "ExceededTimeLimit"};
-    if (std::find(kCodes.begin(), kCodes.end(), *e.code) == kCodes.end()) {
-      throw JsonError(path + "/code", "expected OK, BadValue, NamespaceNotFound, IndexNotFound, CannotGrowCapped, DuplicateKey, "
-                                      "WriteConcernFailed (awaitReplication, w:\"majority\"), HostUnreachable (no answer), "
-                                      "NotMaster or ExceededTimeLimit (stepDown)");
-    }
-  }
+  if (const nlohmann::json* code = r.optional("code")) e.code = code_from(*code, path + "/code");
   if (const nlohmann::json* x = r.optional("explain")) e.explain = pointer_map(*x, path + "/explain", false);
   if (const nlohmann::json* m = r.optional("metrics")) e.metrics = pointer_map(*m, path + "/metrics", true);
+  if (const nlohmann::json* x = r.optional("reply")) e.reply = pointer_map(*x, path + "/reply", false);
   if (r.has("state")) {
     e.state = r.string("state");
     static const std::vector<std::string> kStates = {"PRIMARY", "SECONDARY", "DOWN", "RECOVERING"};
@@ -220,10 +245,11 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
     step.args[field] = *v;
   }
   if (const nlohmann::json* e = r.optional("expect")) step.expect = expectation_from(*e, path + "/expect");
-  const bool reads_docs = step.cmd == "find";
+  const bool reads_docs = step.cmd == "find" || step.cmd == "listIndexes";
   if ((step.expect.docs || !step.expect.explain.empty()) && !reads_docs) {
-    throw JsonError(path + "/expect", "docs and explain are expectations of a find");
+    throw JsonError(path + "/expect", "docs and explain are expectations of a find (docs: or listIndexes)");
   }
+  if (!step.expect.reply.empty() && step.cmd != "collMod") throw JsonError(path + "/expect/reply", "reply is an expectation of collMod");
   if ((step.expect.state || step.expect.entries_behind) && step.cmd != "replSetGetStatus") {
     throw JsonError(path + "/expect", "state and entries_behind are expectations of replSetGetStatus");
   }
@@ -233,6 +259,13 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
 }
 
 }  // namespace
+
+bool is_write_command(const std::string& cmd) { return cmd == "insert" || cmd == "update" || cmd == "replace" || cmd == "delete"; }
+
+bool is_document_command(const std::string& cmd) {
+  static constexpr std::array<const char*, 6> kOthers = {"find", "listIndexes", "create", "createIndex", "dropIndex", "collMod"};
+  return is_write_command(cmd) || std::find(kOthers.begin(), kOthers.end(), cmd) != kOthers.end();
+}
 
 const std::vector<std::string>& script_commands() {
   static const std::vector<std::string> kNames = [] {

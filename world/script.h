@@ -25,14 +25,16 @@ struct StepExpectation {
   std::optional<nlohmann::json> docs;   // a find's documents, in order
   std::optional<uint64_t> n;            // documents inserted, matched, deleted or returned
   std::optional<uint64_t> modified;     // an update's documents changed
-  std::optional<std::string> code;      // "OK" or MongoDB's error code name ("DuplicateKey")
+  std::optional<std::string> code;      // "OK" or MongoDB's error code name ("DuplicateKey"; a number given is named)
   std::map<std::string, nlohmann::json> explain;  // JSON pointer into explain("executionStats")
   std::map<std::string, nlohmann::json> metrics;  // "/serverStatus/..." or "/collStats/<ns>/..."
+  std::map<std::string, nlohmann::json> reply;    // JSON pointer into a command's reply (collMod's)
   std::optional<nlohmann::json> disk_bytes;       // the node's table files, a value or a range
   std::optional<std::string> state;               // replSetGetStatus: PRIMARY, SECONDARY, DOWN, RECOVERING
   std::optional<nlohmann::json> entries_behind;   // replSetGetStatus: the primary's newest ts minus the member's
   bool empty() const {
-    return !docs && !n && !modified && !code && explain.empty() && metrics.empty() && !disk_bytes && !state && !entries_behind;
+    return !docs && !n && !modified && !code && explain.empty() && metrics.empty() && reply.empty() && !disk_bytes && !state &&
+           !entries_behind;
   }
 };
 
@@ -57,5 +59,9 @@ Script script_from_json(const nlohmann::json& steps, const std::string& path);
 
 // The command names, as a scenario spells them.
 const std::vector<std::string>& script_commands();
+// The commands a member's document engine runs (DocSystem::script_command); the rest are the
+// world's or the script's own.
+bool is_document_command(const std::string& cmd);
+bool is_write_command(const std::string& cmd);
 
 }  // namespace wtsim::world

@@ -2,26 +2,21 @@
 #include "world/script_command.h"
 
 #include <algorithm>
-#include <array>
 #include <cassert>
 
 #include "world/doc_system.h"
 
 namespace wtsim::world {
 
-bool is_write_command(const std::string& cmd) { return cmd == "insert" || cmd == "update" || cmd == "replace" || cmd == "delete"; }
-
-bool is_document_command(const std::string& cmd) {
-  static constexpr std::array<const char*, 5> kOthers = {"find", "create", "createIndex", "dropIndex", "collMod"};
-  return is_write_command(cmd) || std::find(kOthers.begin(), kOthers.end(), cmd) != kOthers.end();
-}
-
 std::string code_name(engine::ErrorCode code) {
   switch (code) {
     case engine::ErrorCode::kOk: return "OK";
     case engine::ErrorCode::kBadValue: return "BadValue";
+    case engine::ErrorCode::kIllegalOperation: return "IllegalOperation";
     case engine::ErrorCode::kNamespaceNotFound: return "NamespaceNotFound";
     case engine::ErrorCode::kIndexNotFound: return "IndexNotFound";
+    case engine::ErrorCode::kInvalidOptions: return "InvalidOptions";
+    case engine::ErrorCode::kAmbiguousIndexKeyPattern: return "AmbiguousIndexKeyPattern";
     case engine::ErrorCode::kCannotGrowCapped: return "CannotGrowCapped";
     case engine::ErrorCode::kDuplicateKey: return "DuplicateKey";
   }
@@ -99,13 +94,61 @@ ScriptReply DocSystem::script_command(engine::OperationContext& op, const std::s
     r.explain = f.explain;
     return r;
   }
+  if (cmd == "listIndexes") return list_indexes(ns);
+  if (cmd == "collMod") {
+    const engine::CollModResult m = host_.node_call("script_collMod", [&] { return engine_->coll_mod(op, ns, coll_mod_request(a)); });
+    r.code = code_text(m.status);
+    r.reply = m.reply;
+    r.reply["ok"] = m.status.ok() ? 1 : 0;
+    if (!m.status.ok()) r.reply.update({{"errmsg", m.message}, {"code", m.status.trace_code()}});
+    return r;
+  }
   const engine::Status s = host_.node_call("script_" + cmd, [&] {
     if (cmd == "create") return engine_->create_collection(op, ns, collection_options(a));
     if (cmd == "createIndex") return engine_->create_index(op, ns, index_spec(a));
-    if (cmd == "dropIndex") return engine_->drop_index(op, ns, a["name"]);
-    return engine_->set_expire_after(op, ns, a["index"], a["expireAfterSeconds"]);
+    return engine_->drop_index(op, ns, a["name"]);
   });
   r.code = code_text(s);
+  return r;
+}
+
+engine::CollModRequest coll_mod_request(const nlohmann::json& a) {
+  engine::CollModRequest request;
+  const nlohmann::json& index = a["index"];
+  const auto field = [](const nlohmann::json& from, const char* name) {
+    return from.contains(name) ? std::optional<engine::Document>(from[name]) : std::nullopt;
+  };
+  if (index.is_string()) {  // the index's name, its value beside it
+    request.name = index;
+    request.expire_after_seconds = field(a, "expireAfterSeconds");
+    return request;
+  }
+  request.key_pattern = field(index, "keyPattern");
+  request.name = field(index, "name");
+  request.expire_after_seconds = field(index, "expireAfterSeconds");
+  return request;
+}
+
+// listIndexes: each index as MongoDB describes it, in the order they were built. A compound key
+// is given as [["a", 1], ["b", -1]], the form a script writes it in (a JSON object has no order).
+ScriptReply DocSystem::list_indexes(const std::string& ns) {
+  const engine::CollectionSpec* coll = engine_->catalog().find(ns);
+  if (coll == nullptr) return reply_code("NamespaceNotFound");
+  engine::Document docs = engine::Document::array();
+  const bool id_listed = std::any_of(coll->indexes.begin(), coll->indexes.end(), [](const engine::IndexSpec& i) { return i.is_id(); });
+  if (!id_listed) docs.push_back({{"key", {{"_id", 1}}}, {"name", "_id_"}, {"ns", ns}});  // the record store's own key
+  for (const engine::IndexSpec& index : coll->indexes) {
+    engine::Document key = engine::Document::object();
+    if (index.fields.size() == 1) key[index.fields.front().first] = index.fields.front().second;
+    if (index.fields.size() > 1) key = engine::Document(index.fields);
+    engine::Document d = {{"key", key}, {"name", index.name}, {"ns", ns}};
+    if (index.unique && !index.is_id()) d["unique"] = true;
+    if (index.expire_after_seconds) d["expireAfterSeconds"] = *index.expire_after_seconds;
+    docs.push_back(std::move(d));
+  }
+  ScriptReply r;
+  r.n = docs.size();
+  r.docs = std::move(docs);
   return r;
 }
 

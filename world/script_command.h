@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/engine.h"
+#include "world/script.h"
 #include "world/system.h"
 
 namespace wtsim::world {
@@ -28,6 +29,7 @@ struct ScriptReply {
   std::optional<std::string> state;        // replSetGetStatus
   std::optional<uint64_t> entries_behind;  // replSetGetStatus
   std::optional<uint64_t> disk_bytes;      // the node's table files, when expected
+  engine::Document reply;                  // a command's reply (collMod's expireAfterSeconds_old, ...)
   std::optional<size_t> member;            // with elections: the member that served it
   OplogId last_op;                         // a write's newest oplog entry (ts 0: none)
 };
@@ -50,10 +52,6 @@ struct ScriptRequest {
   bool want_metrics = false;  // the step expects metrics: the serving member's
 };
 
-// The commands DocSystem::script_command runs; the rest are the world's or the script's.
-bool is_document_command(const std::string& cmd);
-bool is_write_command(const std::string& cmd);
-
 // MongoDB's name for an engine code, and a command's status as a script expects it: a
 // WiredTiger failure by its number, else the engine's code.
 std::string code_name(engine::ErrorCode code);
@@ -65,6 +63,9 @@ engine::Document resolve_now(const nlohmann::json& v, int64_t now_ms);
 engine::IndexSpec index_spec(const nlohmann::json& args);
 engine::FindRequest find_request(const nlohmann::json& args);
 engine::CollectionOptions collection_options(const nlohmann::json& args);
+// collMod's index option: `index` an object {keyPattern | name, expireAfterSeconds} as MongoDB
+// takes it, or the index's name with expireAfterSeconds beside it.
+engine::CollModRequest coll_mod_request(const nlohmann::json& args);
 
 // serverStatus and every collection's collStats of `e`, as an expectation's metrics read them.
 nlohmann::json metrics_of(NodeContext& host, engine::DocumentEngine& e, engine::OperationContext& op);

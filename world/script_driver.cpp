@@ -145,6 +145,7 @@ void ScriptDriver::check(const ScriptStep& step, const ScriptReply& r) {
   if (e.modified) compare("modified", or_null(r.modified), *e.modified);
   if (e.docs) compare("docs", r.docs ? *r.docs : nlohmann::json(), resolve_now(*e.docs, now_ms()));
   for (const auto& [pointer, want] : e.explain) compare("explain " + pointer, value_at(r.explain, pointer), want);
+  for (const auto& [pointer, want] : e.reply) compare("reply " + pointer, value_at(r.reply, pointer), want);
   for (const auto& [pointer, want] : e.metrics) compare("metric " + pointer, value_at(r.metrics.value_or(nlohmann::json()), pointer), want);
   if (e.disk_bytes) compare("disk_bytes", or_null(r.disk_bytes), *e.disk_bytes);
   if (e.state) compare("state", or_null(r.state), *e.state);

@@ -1,6 +1,7 @@
 #include "world/ttl_monitor.h"
 
 #include <cassert>
+#include <cmath>
 #include <limits>
 
 #include "sim/planted.h"
@@ -57,7 +58,9 @@ void TtlMonitor::check_bounded_age(engine::DocumentEngine& engine, engine::Opera
   for (const auto& [ns, coll] : engine.catalog().collections()) {
     for (const engine::IndexSpec& index : coll.indexes) {
       if (!index.expire_after_seconds || !index.expire_after_seconds->is_number() || index.fields.size() != 1) continue;
-      const int64_t bound = pass_start_ms - static_cast<int64_t>(index.expire_after_seconds->get<double>() * 1000);
+      if (coll.capped_max_docs > 0) continue;  // the monitor deletes nothing there
+      // MongoDB's monitor reads expireAfterSeconds as a whole number (1.9 s is 1 s).
+      const int64_t bound = pass_start_ms - static_cast<int64_t>(std::trunc(index.expire_after_seconds->get<double>())) * 1000;
       const engine::Document older = {
           {index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}};
       // A failed count is no finding, and the pass's own calls report the node's failures.
