@@ -90,6 +90,22 @@ TEST(Script, AFailedExpectationIsAViolationNamingItsStep) {
   EXPECT_EQ(r.violations.front().detail, "step 1 (find): n: expected 3, got 2");
 }
 
+// {"$repeatIndex": k} is the run's index plus k; up to 64 clients.
+TEST(Script, ARepeatedStepSeesItsRunIndexAndSixtyFourClientsRun) {
+  EXPECT_EQ(steps_error(R"([{"cmd":"flush","client":64}])"), "s.json: /steps/0/client: must be below 64");
+  Scenario s = scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1000,"steps":[
+      {"cmd":"insert","ns":"t.c","docs":{"_id":{"$repeatIndex":1},"sq":[{"$repeatIndex":0}]},"repeat":5},
+      {"cmd":"barrier"},
+      {"cmd":"find","ns":"t.c","client":63,"sort":{"_id":1},"expect":{"docs":[{"_id":1,"sq":[0]},{"_id":2,"sq":[1]},{"_id":3,"sq":[2]},
+                                                                               {"_id":4,"sq":[3]},{"_id":5,"sq":[4]}]}}]})"),
+                                  "s.json");
+  const RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  uint64_t checked = 0;
+  for (const auto& e : r.trace->events()) checked += e["kind"] == "script_step" && e["details"]["cmd"] == "find" && e["details"]["held"] == true;
+  EXPECT_EQ(checked, 1u);
+}
+
 TEST(Script, ClientsGoOnAfterACrashAndTheWriteAcknowledgedBeforeItIsThere) {
   Scenario s = scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":2000,"steps":[
       {"cmd":"insert","ns":"t.c","docs":{"_id":1},"j":true},

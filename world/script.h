@@ -7,7 +7,8 @@
 //   {"cmd": "insert", "client": 0, "ns": "test.c", "docs": [{"_id": 1}], "expect": {"n": 1}}
 //
 // Values may hold {"$now": OFFSET_MS}: a Date at the virtual now plus the offset, when the step
-// runs. Parsing checks everything it can (command names, fields, types, metric paths), so that a
+// runs; and {"$repeatIndex": OFFSET}: which of the step's `repeat` runs this is (from 0), plus
+// the offset. Parsing checks everything it can (command names, fields, types, metric paths), so that a
 // mistake is bad input (exit 2, the step's index and field) and not a failure at run time.
 #include <cstdint>
 #include <map>
@@ -49,7 +50,7 @@ struct ScriptStep {
 
 struct Script {
   static constexpr size_t kStepsMax = 10'000;
-  static constexpr size_t kClientsMax = 16;
+  static constexpr size_t kClientsMax = 64;
   std::vector<std::vector<ScriptStep>> clients;  // each client's steps, in file order
   size_t steps = 0;
 };

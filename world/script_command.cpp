@@ -27,13 +27,16 @@ std::string code_text(const engine::Status& status) {
   return status.wt_code != 0 ? "WiredTiger error " + std::to_string(status.wt_code) : code_name(status.code);
 }
 
-engine::Document resolve_now(const nlohmann::json& v, int64_t now_ms) {
+engine::Document resolve_now(const nlohmann::json& v, int64_t now_ms, uint64_t repeat_index) {
   if (v.is_object() && v.size() == 1 && v.contains("$now") && v["$now"].is_number_integer()) {
     return engine::make_date(now_ms + v["$now"].get<int64_t>());
   }
+  if (v.is_object() && v.size() == 1 && v.contains("$repeatIndex") && v["$repeatIndex"].is_number_integer()) {
+    return v["$repeatIndex"].get<int64_t>() + static_cast<int64_t>(repeat_index);
+  }
   if (!v.is_object() && !v.is_array()) return v;
   engine::Document out = v;
-  for (auto& [k, x] : out.items()) x = resolve_now(x, now_ms);
+  for (auto& [k, x] : out.items()) x = resolve_now(x, now_ms, repeat_index);
   return out;
 }
 

@@ -57,7 +57,7 @@ void ScriptDriver::run_client(size_t c, const RunStep& run, const Complete& comp
     const ScriptStep& step = steps[next_[c]++];  // a crash during it moves on to the next
     ScriptReply r;
     for (uint64_t i = 0; i < step.repeat; ++i) {
-      r = run(step, resolve_now(step.args, now_ms()));
+      r = run(step, resolve_now(step.args, now_ms(), i));
       run_.note_progress();
     }
     if (!expectations_void()) complete(step, r);
@@ -143,7 +143,7 @@ void ScriptDriver::check(const ScriptStep& step, const ScriptReply& r) {
   if (e.code) compare("code", r.code, *e.code);
   if (e.n) compare("n", or_null(r.n), *e.n);
   if (e.modified) compare("modified", or_null(r.modified), *e.modified);
-  if (e.docs) compare("docs", r.docs ? *r.docs : nlohmann::json(), resolve_now(*e.docs, now_ms()));
+  if (e.docs) compare("docs", r.docs ? *r.docs : nlohmann::json(), resolve_now(*e.docs, now_ms(), step.repeat - 1));
   for (const auto& [pointer, want] : e.explain) compare("explain " + pointer, value_at(r.explain, pointer), want);
   for (const auto& [pointer, want] : e.reply) compare("reply " + pointer, value_at(r.reply, pointer), want);
   for (const auto& [pointer, want] : e.metrics) compare("metric " + pointer, value_at(r.metrics.value_or(nlohmann::json()), pointer), want);
