@@ -1,7 +1,5 @@
 #include "engine/coll_mod.h"
 
-#include <cmath>
-
 namespace wtsim::engine {
 namespace {
 
@@ -10,14 +8,6 @@ CollModPlan refused(ErrorCode code, std::string message) {
   plan.result.status = Status::error(code);
   plan.result.message = std::move(message);
   return plan;
-}
-
-// The BSON numberLong of a number: a double cut toward zero (NaN reads 0).
-int64_t number_long(const Document& v) {
-  if (v.is_number_integer()) return v.get<int64_t>();
-  const double d = v.get<double>();
-  constexpr double kLimit = 9.2e18;
-  return std::isnan(d) ? 0 : static_cast<int64_t>(std::fmax(-kLimit, std::fmin(kLimit, d)));
 }
 
 using Key = std::vector<std::pair<std::string, int>>;

@@ -1,6 +1,8 @@
 #include "engine/document.h"
 
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace wtsim::engine {
 namespace {
@@ -53,6 +55,14 @@ Document make_date(int64_t ms) { return Document{{"$date", ms}}; }
 int64_t date_ms(const Document& v) {
   assert(is_date(v));
   return v["$date"].get<int64_t>();
+}
+
+int64_t number_long(const Document& v) {
+  assert(v.is_number());
+  if (v.is_number_integer()) return v.get<int64_t>();
+  const double d = v.get<double>();
+  constexpr double kLimit = 9.2e18;  // inside int64's range
+  return std::isnan(d) ? 0 : static_cast<int64_t>(std::clamp(d, -kLimit, kLimit));
 }
 
 int compare_values(const Document& a, const Document& b) {

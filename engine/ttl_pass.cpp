@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cmath>
 #include <limits>
 
 #include "sim/planted.h"
@@ -10,20 +9,6 @@
 #include "engine/update_ops.h"
 
 namespace wtsim::engine {
-namespace {
-
-// expireAfterSeconds as MongoDB's TTL monitor reads it (BSONElement::numberLong): a double is cut
-// toward zero (1.9 is 1 s, -0.5 is 0), NaN reads 0, and values beyond int64 are clamped here
-// (a cast would be undefined; no era's MongoDB defines them either).
-int64_t whole_seconds(const Document& value) {
-  if (value.is_number_integer()) return value.get<int64_t>();
-  const double v = value.get<double>();
-  if (std::isnan(v)) return 0;
-  constexpr double kLimit = 9.2e18;  // inside int64's range
-  return static_cast<int64_t>(std::clamp(v, -kLimit, kLimit));
-}
-
-}  // namespace
 
 Status TtlPass::delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
                                uint64_t* deleted) {
@@ -73,7 +58,7 @@ TtlPassResult TtlPass::run(OperationContext& op, bool primary) {
       if (!primary && !planted::active(planted::Bug::kTtlOnSecondary)) continue;  // a secondary never deletes; it waits for the primary's oplog
       // MongoDB 3.x's delete refuses a capped collection (the monitor logs it and goes on).
       if (coll.capped_max_docs > 0) continue;
-      const int64_t expire_s = whole_seconds(*index.expire_after_seconds);
+      const int64_t expire_s = number_long(*index.expire_after_seconds);  // as MongoDB's monitor reads it: 1.9 s is 1 s
       const int64_t ms_per_unit = planted::active(planted::Bug::kTtlWrongUnits) ? 1 : 1000;
       const int64_t bound_ms = state_.now_ms() - expire_s * ms_per_unit;
       uint64_t n = 0;

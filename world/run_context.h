@@ -37,9 +37,11 @@ class MemberAccess {
   // Its state as replSetGetStatus names it: PRIMARY, SECONDARY, DOWN (not serving) or
   // RECOVERING (it stopped applying and needs a resync).
   virtual std::string member_state(size_t member) = 0;
-  // Cuts (`start`) or gives back the links of `shape` for script step `step`, traced as a
-  // network event.
-  virtual void script_network(const NetworkFault& shape, bool start, size_t step) = 0;
+  // Cuts the links of `shape` (or pauses its member) for script step `step`, traced as a network
+  // event; it lasts until end_script_faults, or the liveness phase.
+  virtual void start_script_fault(const NetworkFault& shape, size_t step) = 0;
+  // Gives back every link the script's steps cut and resumes their paused members, in step order.
+  virtual void end_script_faults() = 0;
 
  protected:
   ~MemberAccess() = default;

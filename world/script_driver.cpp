@@ -80,8 +80,7 @@ bool ScriptDriver::common_step(const ScriptStep& step, const nlohmann::json& a) 
       shape.kind = NetworkFault::Kind::kPause;
       shape.member = a["member"].get<size_t>();
     }
-    run_.members()->script_network(shape, true, step.index);
-    cut_.push_back({shape, step.index});
+    run_.members()->start_script_fault(shape, step.index);
   } else if (cmd == "heal") {
     heal();
   } else if (cmd == "barrier") {
@@ -120,8 +119,7 @@ void ScriptDriver::barrier(const ScriptStep& step) {
 }
 
 void ScriptDriver::heal() {
-  for (const auto& [shape, step] : cut_) run_.members()->script_network(shape, false, step);
-  cut_.clear();
+  if (run_.members() != nullptr) run_.members()->end_script_faults();
 }
 
 void ScriptDriver::check(const ScriptStep& step, const ScriptReply& r) {

@@ -56,14 +56,13 @@ class ScriptDriver {
  private:
   void check(const ScriptStep& step, const ScriptReply& r);
   void barrier(const ScriptStep& step);
-  // Gives back every link the script's partitions cut and resumes its paused members, in order.
+  // Gives back every link the script's partitions cut and resumes its paused members.
   void heal();
 
   std::vector<size_t> next_;              // per client: the next step, across restarts
   std::vector<size_t> arrivals_;          // per barrier: clients that reached it
   std::vector<size_t> barriers_passed_;   // per client: barriers reached
   sim::WaitQueue barrier_;                // clients waiting at a barrier
-  std::vector<std::pair<NetworkFault, size_t>> cut_;  // the partitions in force, with their steps
   size_t clients_done_ = 0;               // clients past their last step
 };
 

@@ -300,11 +300,10 @@ void World::network_fault(size_t index, bool start) {
 
 // The liveness phase has no faults: a script's partitions and pauses end as it begins
 // (end_script_faults), and a step that would start one later does nothing.
-void World::script_network(const NetworkFault& shape, bool start, size_t step) {
-  if (start && sim_.now_ns() >= fault_end_ns_) return;
-  if (start && !script_faults_.emplace(step, shape).second) return;  // in force already (a repeat)
-  if (!start && script_faults_.erase(step) == 0) return;             // ended already
-  apply_network(shape, start, {{"step", step}});
+void World::start_script_fault(const NetworkFault& shape, size_t step) {
+  if (sim_.now_ns() >= fault_end_ns_) return;
+  if (!script_faults_.emplace(step, shape).second) return;  // in force already (a repeat)
+  apply_network(shape, true, {{"step", step}});
 }
 
 void World::end_script_faults() {

@@ -95,8 +95,8 @@ class World final : public RunControl, public MemberAccess {
   uint64_t newest_ts(size_t member) override;
   size_t member_count() const override { return hosts_.size(); }
   std::string member_state(size_t member) override;
-  void script_network(const NetworkFault& shape, bool start, size_t step) override;
-  void end_script_faults();
+  void start_script_fault(const NetworkFault& shape, size_t step) override;
+  void end_script_faults() override;
 
   // --- RunControl: for the node's lifecycle (world/run_control.h). ---
   sim::Nanos fault_end_ns() const override { return fault_end_ns_; }
