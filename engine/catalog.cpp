@@ -26,6 +26,7 @@ Document to_json(const IndexSpec& s) {
   for (const auto& [path, dir] : s.fields) order.push_back({path, dir});
   Document j = {{"name", s.name}, {"key", order}, {"unique", s.unique}, {"table", s.table}};
   if (s.expire_after_seconds) j["expireAfterSeconds"] = *s.expire_after_seconds;
+  if (s.partial_filter) j["partialFilterExpression"] = *s.partial_filter;
   return j;
 }
 
@@ -36,6 +37,7 @@ IndexSpec index_from_json(const Document& j) {
   s.unique = j.at("unique").get<bool>();
   s.table = j.at("table").get<std::string>();
   if (j.contains("expireAfterSeconds")) s.expire_after_seconds = j["expireAfterSeconds"];
+  if (j.contains("partialFilterExpression")) s.partial_filter = j["partialFilterExpression"];
   return s;
 }
 

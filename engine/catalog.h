@@ -20,6 +20,8 @@ struct IndexSpec {
   bool unique = false;
   std::optional<Document> expire_after_seconds;   // TTL: a number (or a non-numeric mistake)
   std::string table;                              // WiredTiger URI of the index table
+  // partialFilterExpression: only documents matching it have entries (engine/partial_filter.h).
+  std::optional<Document> partial_filter = std::nullopt;
 
   bool is_id() const { return name == "_id_"; }
 };
@@ -64,7 +66,12 @@ class Catalog {
   const CollectionSpec* find(const std::string& ns) const;
   CollectionSpec* find_mutable(const std::string& ns);
   void put(CollectionSpec spec) { collections_[spec.ns] = std::move(spec); }
-  void erase(const std::string& ns) { collections_.erase(ns); }
+  // A dropped collection's spec leaves the catalog but stays where it is: an operation that
+  // yielded holding it finds it dropped (WriteUnit::dropped) instead of reading freed memory.
+  void erase(const std::string& ns) {
+    auto node = collections_.extract(ns);
+    if (!node.empty()) dropped_.push_back(std::move(node));
+  }
   const std::map<std::string, CollectionSpec>& collections() const { return collections_; }
   uint64_t next_ident() { return ++last_ident_; }
 
@@ -72,6 +79,7 @@ class Catalog {
   int bump_past_existing_tables(WT_SESSION* session);
 
   std::map<std::string, CollectionSpec> collections_;  // sorted: deterministic iteration
+  std::vector<std::map<std::string, CollectionSpec>::node_type> dropped_;  // one per drop since open
   uint64_t last_ident_ = 0;
 };
 

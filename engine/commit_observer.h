@@ -35,6 +35,9 @@ class CommitObserver {
   // Just before commit_transaction of a catalog change (DDL): the collection's new catalog row
   // as stored, always durable (a journal flush follows). Its fate comes as any commit's.
   virtual uint64_t before_catalog_commit(std::string_view ns, std::string_view row) = 0;
+  // Just before commit_transaction of a collection's drop: its catalog row and every document
+  // (by _id) go at once, always durable (a journal flush follows).
+  virtual uint64_t before_drop_commit(std::string_view ns, const std::vector<Document>& ids) = 0;
   // commit_transaction returned `ret`. May throw sim::Cancelled (the node was fenced meanwhile).
   virtual void after_commit(uint64_t ticket, int ret) = 0;
   // The journal flush a durable operation waited for returned `ret`: its tickets are durable.

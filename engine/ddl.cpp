@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "engine/padded_store.h"
+#include "engine/partial_filter.h"
 #include "engine/wt_schema.h"
 #include "sim/planted.h"
 
@@ -83,6 +84,7 @@ Status Ddl::create_index(OperationContext& op, const std::string& ns, IndexSpec 
   ++state_.metrics.opcounters.command;
   if (spec.name.empty()) spec.name = default_index_name(spec.fields);
   if (spec.fields.empty()) return Status::error(ErrorCode::kBadValue);
+  if (spec.partial_filter && !partial_filter_error(*spec.partial_filter).empty()) return Status::error(ErrorCode::kCannotCreateIndex);
   HierarchicalLock lock(state_.locks, ns.substr(0, ns.find('.')), ns.substr(ns.find('.') + 1), LockMode::kIX, LockPolicy::kCollection);
   CollectionSpec coll = *state_.catalog.find(ns);
   if (coll.index(spec.name) != nullptr) return {};  // idempotent, as MongoDB

@@ -57,6 +57,8 @@ class DocumentEngine {
                           std::optional<Document> expire_after_seconds) {
     return ddl_.set_expire_after(op, ns, index, std::move(expire_after_seconds));
   }
+  // The collection, its indexes and documents in one durable transaction (engine/drop.cpp).
+  Status drop_collection(OperationContext& op, const std::string& ns);
   CollModResult coll_mod(OperationContext& op, const std::string& ns, const CollModRequest& request) {
     return ddl_.coll_mod(op, ns, request);
   }
@@ -71,6 +73,9 @@ class DocumentEngine {
   FindResult find(OperationContext& op, const std::string& ns, const FindRequest& request) {
     return queries_.find(op, ns, request);
   }
+  // engine/find_and_modify.cpp
+  FindAndModifyResult find_and_modify(OperationContext& op, const std::string& ns, const FindAndModifyRequest& request,
+                                      WriteConcern wc);
 
   // --- Replication (engine/write_commands.cpp) ---
   // Applies an entry of another node's oplog: "u" replaces (or inserts) the document with its
@@ -150,8 +155,12 @@ class DocumentEngine {
   bool insert_one_by_one(OperationContext& op, const CollectionSpec& coll, std::vector<Document>& docs, size_t start,
                          size_t stop, bool ordered, CommitTickets& tickets, WriteResult* result);
   WriteOutcome insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc, CommitTickets& tickets);
+  // `inserted`, if given, receives the document the upsert inserted.
   void upsert(OperationContext& op, const CollectionSpec& coll, const Document& filter, const Document& update,
-              CommitTickets& tickets, WriteResult* result);
+              CommitTickets& tickets, WriteResult* result, Document* inserted = nullptr);
+  // findAndModify's one document: the record key of the first match of `query` in `sort` order
+  // ("" when none), and the query narrowed to it.
+  Status pick_one(OperationContext& op, const CollectionSpec& coll, const FindAndModifyRequest& request, std::string* rkey);
   // Ends a write command: the journal flush a j:true command waits for.
   void finish(OperationContext& op, const CommitTickets& tickets, WriteResult* result);
 

@@ -44,6 +44,24 @@ struct FindRequest {
   std::optional<std::pair<std::string, int>> sort;  // field, direction
   uint64_t limit = 0;                               // 0: none
   std::string hint;                                 // index name, or "" to let the planner pick
+  bool user_query = true;  // false: a command's own read (findAndModify's), not counted as a query
+};
+
+// findAndModify as MongoDB 3.2 takes it: the first document matching `query` (in `sort` order,
+// if any) updated or removed, in one unit of work.
+struct FindAndModifyRequest {
+  Document query = Document::object();
+  std::optional<std::pair<std::string, int>> sort;  // field, direction
+  std::optional<Document> update;                   // the update or replacement; none: no update field
+  bool remove = false;
+  bool return_new = false;  // `new`: the document after the update, not before
+  bool upsert = false;
+};
+
+struct FindAndModifyResult : WriteResult {  // n is 0 or 1
+  std::optional<Document> value;  // the document before (or, with new, after); none: null
+  bool updated_existing = false;  // lastErrorObject.updatedExisting
+  std::string message;            // a refusal's errmsg
 };
 
 struct FindResult {

@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "engine/key_string.h"
+#include "engine/update_ops.h"
 
 namespace wtsim::engine {
 
@@ -10,11 +11,14 @@ std::vector<std::string> indexed_fields(const CollectionSpec& coll) {
   std::vector<std::string> fields = {"_id"};
   for (const IndexSpec& spec : coll.indexes) {
     for (const auto& [path, direction] : spec.fields) fields.push_back(path.substr(0, path.find('.')));
+    if (!spec.partial_filter) continue;  // which documents it holds reads the filter's fields
+    for (const auto& [path, cond] : spec.partial_filter->items()) fields.push_back(path.substr(0, path.find('.')));
   }
   return fields;
 }
 
 std::set<std::string> index_keys(const IndexSpec& spec, const Document& doc) {
+  if (spec.partial_filter && !matches(doc, *spec.partial_filter)) return {};  // not in a partial index
   static const Document kNull = nullptr;
   std::vector<const Document*> values;
   int array_field = -1;

@@ -1,7 +1,7 @@
 #pragma once
 // The keys a document contributes to an index: the encoded field values in key-pattern order,
 // one key per element when one field holds an array (multikey), deduplicated. A missing field
-// indexes as null.
+// indexes as null. A partial index holds only the documents its filter matches.
 #include <set>
 #include <string>
 
@@ -12,8 +12,8 @@ namespace wtsim::engine {
 
 std::set<std::string> index_keys(const IndexSpec& spec, const Document& doc);
 
-// _id and the top-level fields the collection's indexes read (a dotted path needs its first
-// part): a document holding just these gives every index key the whole document gives.
+// _id and the top-level fields the collection's indexes read, their partial filters' included (a
+// dotted path needs its first part): a document holding just these gives every index key the whole document gives.
 std::vector<std::string> indexed_fields(const CollectionSpec& coll);
 
 // The entry stored in the index table: unique indexes key on the values alone (so WiredTiger sees

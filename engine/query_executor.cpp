@@ -12,6 +12,7 @@
 #include "engine/index_keys.h"
 #include "engine/key_string.h"
 #include "engine/padded_store.h"
+#include "engine/partial_filter.h"
 #include "engine/query_plan.h"
 #include "engine/update_ops.h"
 
@@ -365,12 +366,18 @@ std::vector<Document>* planted_result_cache(const std::string& ns, const Documen
 
 FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, const FindRequest& req) {
   FindResult result;
-  ++state_.metrics.opcounters.query;
+  if (req.user_query) ++state_.metrics.opcounters.query;
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return result;  // a missing collection reads as empty, as MongoDB
   if (!req.hint.empty() && coll->index(req.hint) == nullptr) {
     result.status = Status::error(ErrorCode::kBadValue);
     result.error = "hint provided does not correspond to an existing index";
+    return result;
+  }
+  if (const IndexSpec* hinted = coll->index(req.hint); hinted != nullptr && !req.hint.empty() && hinted->partial_filter &&
+                                                      !query_implies(req.filter, *hinted->partial_filter)) {
+    result.status = Status::error(ErrorCode::kBadValue);  // MongoDB finds no plan for it
+    result.error = "hint names a partial index whose filter the query does not imply";
     return result;
   }
   const sim::Nanos start_ns = state_.env.sim->now_ns();
@@ -379,7 +386,7 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.policy_for(*coll));
   Yielder y{state_.env.sim, [&] { lock.reset(); }, [&] { lock.emplace(state_.locks, coll->db(), coll->name(), LockMode::kIS, state_.policy_for(*coll)); },
             start_ns, state_.env.buggify};
-  std::vector<Document>* cached = planted::active(planted::Bug::kFindResultsCached) ? planted_result_cache(ns, req.filter) : nullptr;
+  std::vector<Document>* cached = planted::active(planted::Bug::kFindResultsCached) && req.user_query ? planted_result_cache(ns, req.filter) : nullptr;
   if (cached != nullptr && !cached->empty()) return result.docs = *cached, result;
   if (!(result.status = Status::from_wt(op.begin())).ok()) return result;
   Scan scan(op, *coll, plan, req.filter, y);
@@ -392,7 +399,7 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   if (plan.sort_in_memory) sort_and_limit(*req.sort, req.limit, &result.docs);
   if (cached != nullptr && result.status.ok()) *cached = result.docs;
   const ScanStats& s = scan.stats();
-  state_.metrics.document.returned += result.docs.size();
+  if (req.user_query) state_.metrics.document.returned += result.docs.size();
   state_.metrics.query_executor.scanned += s.keys_examined;
   state_.metrics.query_executor.scanned_objects += s.docs_examined;
   result.deleted_entries_stepped = deleted_entries_walked(state_, scan);

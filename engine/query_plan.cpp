@@ -1,6 +1,7 @@
 #include "engine/query_plan.h"
 
 #include "engine/key_string.h"
+#include "engine/partial_filter.h"
 
 namespace wtsim::engine {
 namespace {
@@ -54,9 +55,15 @@ void set_bounds(QueryPlan& plan, const Document& filter) {
   plan.bounds_explain[field] = Document::array({lo + ", " + hi});
 }
 
+// A partial index answers only a query that implies its filter (it lacks the other documents).
+bool may_answer(const IndexSpec& index, const Document& filter) {
+  return !index.partial_filter || query_implies(filter, *index.partial_filter);
+}
+
 const IndexSpec* index_on_filter(const CollectionSpec& coll, const Document& filter) {
   const IndexSpec* range_index = nullptr;
   for (const IndexSpec& i : coll.indexes) {
+    if (!may_answer(i, filter)) continue;
     const std::string& first = i.fields.front().first;
     if (!filter.contains(first) || !bounds_of(filter[first]).usable) continue;
     if (is_plain_value(filter[first])) return &i;  // equality beats a range
@@ -78,7 +85,7 @@ QueryPlan plan_query(const CollectionSpec& coll, const Document& filter,
   const IndexSpec* index = hint.empty() ? index_on_filter(coll, filter) : coll.index(hint);
   if (index == nullptr && sort && hint.empty()) {
     for (const IndexSpec& i : coll.indexes) {
-      if (i.fields.front().first == sort->first) index = &i;
+      if (i.fields.front().first == sort->first && may_answer(i, filter)) index = &i;
     }
   }
   if (index == nullptr) {

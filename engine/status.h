@@ -12,9 +12,11 @@ namespace wtsim::engine {
 enum class ErrorCode : int {
   kOk = 0,
   kBadValue = 2,
+  kFailedToParse = 9,
   kIllegalOperation = 20,
   kNamespaceNotFound = 26,
   kIndexNotFound = 27,
+  kCannotCreateIndex = 67,
   kInvalidOptions = 72,
   kAmbiguousIndexKeyPattern = 181,
   kCannotGrowCapped = 10003,

@@ -12,23 +12,26 @@ namespace wtsim::engine {
 
 Status TtlPass::delete_expired(OperationContext& op, const CollectionSpec& coll, const IndexSpec& index, int64_t bound_ms,
                                uint64_t* deleted) {
-  // Dates only: the lower bound skips nulls, numbers and strings, which sort before dates.
-  const Document filter = {{index.fields.front().first,
-                            {{"$gte", make_date(std::numeric_limits<int64_t>::min())}, {"$lt", make_date(bound_ms)}}}};
+  // Dates only: the lower bound skips nulls, numbers and strings, which sort before dates. A
+  // partial index holds only what its filter matches: the other fields' conditions narrow the
+  // scan, and each document is checked against the whole filter before it goes.
+  const std::string& field = index.fields.front().first;
+  Document filter = index.partial_filter ? *index.partial_filter : Document::object();
+  filter[field] = {{"$gte", make_date(std::numeric_limits<int64_t>::min())}, {"$lt", make_date(bound_ms)}};
   const TargetKeys targets = queries_.target_keys(op, coll, filter, false, /*user_op=*/false);
   if (!targets.status.ok()) return targets.status;
   assert(!op.ttl_tag);
-  op.ttl_tag = OperationContext::TtlTag{index.fields.front().first, index.expire_after_seconds->get<double>(), index.name, bound_ms};
+  op.ttl_tag = OperationContext::TtlTag{field, index.expire_after_seconds->get<double>(), index.name, bound_ms};
   const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
                              WriteError*) {
-    // Changed since the scan saw it (a refreshed created_at): it stays.
-    if (current && !matches(*current, filter) && !planted::active(planted::Bug::kTtlDeleteSkipsRecheck)) *next = current;
+    // Outside a partial index, or changed since the scan saw it (a refreshed created_at): it stays.
+    const bool in_index = !current || !index.partial_filter || matches(*current, *index.partial_filter);
+    if (current && (!in_index || (!matches(*current, filter) && !planted::active(planted::Bug::kTtlDeleteSkipsRecheck)))) *next = current;
     return 0;
   };
   // The mutation reads the indexed field only; the indexes (with _id's) name every field needed.
   const std::vector<std::string> view_fields = indexed_fields(coll);
-  const std::string& path = index.fields.front().first;
-  assert(std::count(view_fields.begin(), view_fields.end(), path.substr(0, path.find('.'))) > 0);
+  assert(std::count(view_fields.begin(), view_fields.end(), field.substr(0, field.find('.'))) > 0);
   assert(std::count(view_fields.begin(), view_fields.end(), "_id") > 0);
   Status status;
   const uint64_t deleted_before = *deleted;
@@ -37,7 +40,8 @@ Status TtlPass::delete_expired(OperationContext& op, const CollectionSpec& coll,
     if (planted::active(planted::Bug::kTtlPassStopsEarly) && *deleted - deleted_before == 100) break;
     const WriteOutcome outcome = writes_.write_one(op, {coll, rkey, &view_fields}, erase, not_durable);
     if (!(status = outcome.status).ok()) break;
-    assert(outcome.error.code == ErrorCode::kOk);  // a delete has no engine error
+    if (outcome.error.code == ErrorCode::kNamespaceNotFound) break;  // dropped meanwhile: nothing left to expire
+    assert(outcome.error.code == ErrorCode::kOk);  // a delete has no other engine error
     *deleted += outcome.changed ? 1 : 0;
   }
   assert(not_durable.ids.empty());

@@ -1,5 +1,7 @@
 #include "engine/update_ops.h"
 
+#include "engine/engine_types.h"
+
 #include "sim/planted.h"
 
 namespace wtsim::engine {
@@ -132,6 +134,14 @@ bool matches(const Document& doc, const Document& filter) {
     if (!field_matches(get_path(doc, path), cond)) return false;
   }
   return true;
+}
+
+// MongoDB 3.2 refuses any change of a capped collection's document's size.
+void capped_size_kept(const Document& before, const Document& after, WriteError* error) {
+  const size_t old_size = to_bson(before).size(), new_size = to_bson(after).size();
+  if (old_size == new_size) return;
+  error->code = ErrorCode::kCannotGrowCapped;
+  error->message = "Cannot change the size of a document in a capped collection: " + std::to_string(old_size) + " != " + std::to_string(new_size);
 }
 
 }  // namespace wtsim::engine

@@ -109,7 +109,7 @@ WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string&
 }
 
 void DocumentEngine::upsert(OperationContext& op, const CollectionSpec& coll, const Document& filter,
-                            const Document& update, CommitTickets& tickets, WriteResult* result) {
+                            const Document& update, CommitTickets& tickets, WriteResult* result, Document* inserted) {
   Document doc = upsert_seed(filter);
   int64_t inc = 0;
   const std::string message = apply_update(doc, update, &inc);
@@ -134,20 +134,8 @@ void DocumentEngine::upsert(OperationContext& op, const CollectionSpec& coll, co
   result->status = outcome.status;
   if (outcome.error.code != ErrorCode::kOk) result->errors.push_back(outcome.error);
   if (outcome.status.ok() && outcome.error.code == ErrorCode::kOk) result->upserted_ids.push_back(doc["_id"]);
+  if (inserted != nullptr) *inserted = std::move(doc);
 }
-
-namespace {
-
-// MongoDB 3.2 refuses any change of a capped collection's document's size (SERVER-20529;
-// 2.6 and 3.0's MMAPv1 refused only growth beyond the record).
-void capped_size_kept(const Document& before, const Document& after, WriteError* error) {
-  const size_t old_size = to_bson(before).size(), new_size = to_bson(after).size();
-  if (old_size == new_size) return;
-  error->code = ErrorCode::kCannotGrowCapped;
-  error->message = "Cannot change the size of a document in a capped collection: " + std::to_string(old_size) + " != " + std::to_string(new_size);
-}
-
-}  // namespace
 
 WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, const Document& filter,
                                    const Document& update, bool upsert, bool multi, WriteConcern wc) {

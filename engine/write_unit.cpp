@@ -200,11 +200,20 @@ int WriteUnit::commit_attempt(OperationContext& op, const WriteTarget& target, A
   return 0;
 }
 
+bool WriteUnit::dropped(const CollectionSpec& coll) const {
+  const CollectionSpec* now = state_.catalog.find(coll.ns);
+  return now == nullptr || now->table != coll.table;
+}
+
 WriteOutcome WriteUnit::write_attempt(OperationContext& op, const WriteTarget& target, const Mutation& mutate,
                                       CommitTickets& tickets) {
   WriteOutcome out;
   const CollectionSpec& coll = target.coll;
   HierarchicalLock lock(state_.locks, coll.db(), coll.name(), LockMode::kIX, state_.policy_for(coll));
+  if (dropped(coll)) {  // while the write waited for its lock or yielded
+    out.error = {0, ErrorCode::kNamespaceNotFound, "collection dropped: " + coll.ns};
+    return out;
+  }
   if (!(out.status = Status::from_wt(op.begin())).ok()) return out;
   MmapAllocator* alloc = coll.padded ? &state_.allocator(coll) : nullptr;
   if (alloc != nullptr) alloc->begin();
@@ -273,6 +282,7 @@ int WriteUnit::insert_group_attempt(OperationContext& op, const CollectionSpec& 
   assert(!coll.padded && "padded collections insert one document at a time");
   assert(!group.empty() && !*fallback);
   HierarchicalLock lock(state_.locks, coll.db(), coll.name(), LockMode::kIX, state_.policy_for(coll));
+  if (dropped(coll)) return *fallback = true, 0;  // one at a time, each answered as dropped
   int ret = op.begin();
   size_t bytes = 0;
   std::vector<DocWrite> writes;

@@ -115,6 +115,9 @@ class WriteUnit {
   // One attempt of write_one; WiredTiger's code is translated into the outcome's status here,
   // once: the steps below it (stage, commit, the record and index writes) speak WiredTiger's ints.
   WriteOutcome write_attempt(OperationContext& op, const WriteTarget& target, const Mutation& mutate, CommitTickets& tickets);
+  // Whether `coll` (a spec an operation took before it yielded) was dropped since (or dropped and
+  // created again: another table).
+  bool dropped(const CollectionSpec& coll) const;
   // Reads, mutates, and writes record, index entries and oplog entry; pays the cost.
   int stage(OperationContext& op, const WriteTarget& target, const Mutation& mutate, Attempt* a, WriteOutcome* out);
   int commit_attempt(OperationContext& op, const WriteTarget& target, Attempt& a, CommitTickets& tickets);

@@ -3,6 +3,17 @@
 #include <cassert>
 
 namespace wtsim::models {
+namespace {
+
+// _id order for the integer and string _ids the tests use: numbers before strings, then by value.
+bool less_id(const DocReference::Doc& a, const DocReference::Doc& b) {
+  const DocReference::Doc& x = a.at("_id");
+  const DocReference::Doc& y = b.at("_id");
+  if (x.is_number() != y.is_number()) return x.is_number();
+  return x < y;
+}
+
+}  // namespace
 
 bool DocReference::insert(const std::string& ns, const Doc& doc) {
   Collection& c = collections_[ns];
@@ -39,6 +50,28 @@ bool DocReference::remove(const std::string& ns, const Doc& id) {
   const bool removed = c.erase(id.dump()) == 1;
   assert(c.count(id.dump()) == 0);
   return removed;
+}
+
+DocReference::Doc DocReference::find_and_modify(const std::string& ns, const std::string& field, const Doc& value, int direction,
+                                                bool remove, int64_t by, bool return_new) {
+  assert(direction == 1 || direction == -1);
+  assert(!(remove && return_new));
+  const std::vector<Doc> matching = find_eq(ns, field, value);  // in the map's order
+  const Doc* first = nullptr;
+  for (const Doc& d : matching) {
+    const bool before = first == nullptr || (direction > 0 ? less_id(d, *first) : less_id(*first, d));
+    if (before) first = &d;
+  }
+  if (first == nullptr) return nullptr;
+  const Doc id = first->at("_id"), old = *first;
+  if (remove) {
+    this->remove(ns, id);
+    return old;
+  }
+  bool upserted = false;
+  [[maybe_unused]] const int matched = inc(ns, id, "n", by, false, &upserted);
+  assert(matched == 1 && !upserted);
+  return return_new ? collections_.at(ns).at(id.dump()) : old;
 }
 
 std::vector<DocReference::Doc> DocReference::find_eq(const std::string& ns, const std::string& field,

@@ -20,6 +20,11 @@ class DocReference {
   // Returns the number of documents matched (0 or 1) and whether one was upserted.
   int inc(const std::string& ns, const Doc& id, const std::string& field, int64_t by, bool upsert, bool* upserted);
   bool remove(const std::string& ns, const Doc& id);
+  // findAndModify of the first document whose `field` equals `value` in _id order (`direction`
+  // 1) or its reverse (-1): $inc of "n" by `by`, or its removal. Returns that document before
+  // the change (after it with `return_new`), or null when none matches.
+  Doc find_and_modify(const std::string& ns, const std::string& field, const Doc& value, int direction, bool remove, int64_t by,
+                      bool return_new);
   // Documents whose `field` equals `value` (or holds it in an array), in _id order.
   std::vector<Doc> find_eq(const std::string& ns, const std::string& field, const Doc& value) const;
   const Collection& collection(const std::string& ns) const;

@@ -1,8 +1,8 @@
 #include "properties/document_properties.h"
 
-#include <cmath>
-
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 
 namespace wtsim::properties {
 namespace {
@@ -43,6 +43,23 @@ std::string unmatched_field(const engine::Document& filter, const engine::Docume
   return "";
 }
 
+// The first condition of a partial index's filter that `doc` fails, of those judged here
+// (equality, and {$exists: true}; ranges are not), or "".
+std::string outside_partial(const engine::Document& partial, const engine::Document& doc) {
+  for (const auto& [field, wanted] : partial.items()) {
+    const engine::Document* value = engine::get_path(doc, field);
+    if (wanted == engine::Document{{"$exists", true}}) {
+      if (value == nullptr) return field;
+      continue;
+    }
+    const bool operators = wanted.is_object() && !wanted.empty() && wanted.begin().key().rfind('$', 0) == 0 && !engine::is_date(wanted);
+    if (operators) continue;
+    const bool held = value != nullptr && (*value == wanted || (value->is_array() && std::find(value->begin(), value->end(), wanted) != value->end()));
+    if (!held) return field;
+  }
+  return "";
+}
+
 }  // namespace
 
 std::optional<Finding> check_ttl_delete(const TtlDelete& d) {
@@ -50,6 +67,11 @@ std::optional<Finding> check_ttl_delete(const TtlDelete& d) {
   const std::string what = std::string(d.ns) + " " + d.id->dump();
   if (!d.on_primary) return Finding{Property::kTtlSafety, what + ": deleted by the TTL monitor of a secondary"};
   if (d.capped) return Finding{Property::kTtlSafety, what + ": deleted by the TTL monitor from a capped collection"};
+  if (d.partial_filter != nullptr && d.pre_image != nullptr) {
+    if (const std::string field = outside_partial(*d.partial_filter, *d.pre_image); !field.empty()) {
+      return Finding{Property::kTtlSafety, what + ": deleted by the TTL monitor though outside its partial index (" + field + ")"};
+    }
+  }
   const int64_t bound_ms = d.now_ms - static_cast<int64_t>(std::trunc(d.expire_after_s)) * 1000;
   if (expired(d.indexed_value, bound_ms)) return std::nullopt;
   return Finding{Property::kTtlSafety, what + ": deleted with " + std::string(d.field) + " = " +

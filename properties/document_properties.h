@@ -27,9 +27,11 @@ struct TtlDelete {
   double expire_after_s = 0;
   bool on_primary = true;
   bool capped = false;  // the collection is capped
+  const engine::Document* pre_image = nullptr;       // the document deleted
+  const engine::Document* partial_filter = nullptr;  // the index's partialFilterExpression, if any
 };
-// ttl_safety: only on a primary, never in a capped collection (MongoDB's delete refuses one), and
-// only a Date (or an array holding one) strictly below now minus expireAfterSeconds, whose
+// ttl_safety: only on a primary, never in a capped collection (MongoDB's delete refuses one), never
+// a document outside a partial index (its equality and $exists: true conditions), and only a Date (or an array holding one) strictly below now minus expireAfterSeconds, whose
 // fraction MongoDB's TTL monitor drops (it reads the value as a whole number: 1.9 s is 1 s).
 std::optional<Finding> check_ttl_delete(const TtlDelete& d);
 

@@ -1,4 +1,4 @@
-// RapidCheck state machine: random inserts, $inc upserts, deletes, finds by a secondary and a
+// RapidCheck state machine: random inserts, $inc upserts, deletes, findAndModify, finds by a secondary and a
 // multikey index, clean restarts and power-loss crashes, run against the document engine on
 // WiredTiger and against models::DocReference, compared after every step. Every write is
 // durable (j:true), so after a crash the engine must equal the model exactly.
@@ -99,6 +99,37 @@ struct Remove : Command {
   void show(std::ostream& os) const override { os << "remove _id " << id; }
 };
 
+// findAndModify on {g: value}, first by _id up or down: an $inc of n (the document before or
+// after) or a removal (the document removed).
+struct FindAndModify : Command {
+  int g = *rc::gen::inRange(0, 3);
+  int direction = *rc::gen::element(1, -1);
+  bool remove = *rc::gen::arbitrary<bool>();
+  int by = *rc::gen::inRange(1, 5);
+  bool return_new = !remove && *rc::gen::arbitrary<bool>();
+  void apply(Model& m) const override { m.find_and_modify(kNs, "g", g, direction, remove, by, return_new); }
+  void run(const Model& m, Sut& s) const override {
+    Model copy = m;
+    const Document expected = copy.find_and_modify(kNs, "g", g, direction, remove, by, return_new);
+    FindAndModifyRequest request;
+    request.query = {{"g", g}};
+    request.sort = std::make_pair(std::string("_id"), direction);
+    if (!remove) request.update = Document{{"$inc", {{"n", by}}}};
+    request.remove = remove;
+    request.return_new = return_new;
+    s.h.run([&](OperationContext& op) {
+      const FindAndModifyResult r = s.h.engine().find_and_modify(op, kNs, request, {true});
+      RC_ASSERT(r.ok());
+      RC_ASSERT(r.n == (expected.is_null() ? 0u : 1u));
+      RC_ASSERT(r.value.value_or(Document()).dump() == expected.dump());
+      RC_ASSERT(r.updated_existing == (!remove && !expected.is_null()));
+    });
+  }
+  void show(std::ostream& os) const override {
+    os << "findAndModify g " << g << " by _id " << direction << (remove ? " remove" : " $inc n " + std::to_string(by)) << (return_new ? " new" : "");
+  }
+};
+
 struct CheckAll : Command {
   void run(const Model& m, Sut& s) const override { expect_same_state(m, s); }
   void show(std::ostream& os) const override { os << "compare everything"; }
@@ -145,7 +176,7 @@ RC_GTEST_PROP(EngineModel, RandomOperationsCrashesAndRestartsMatchTheReference, 
   Model model;
   Sut sut;
   rc::state::check(model, sut,
-                   rc::state::gen::execOneOfWithArgs<Insert, Insert, Inc, Inc, Remove, FindBy, CheckAll, Restart, Crash>());
+                   rc::state::gen::execOneOfWithArgs<Insert, Insert, Inc, Inc, Remove, FindAndModify, FindBy, CheckAll, Restart, Crash>());
 }
 
 }  // namespace

@@ -129,6 +129,9 @@ class Checker:
                              "delta": int(d["delta"], 16) if "delta" in d else None}
         if d.get("op") == "catalog":
             self.on_catalog_row(d["row"])
+        if d.get("op") == "drop":  # the catalog row and every document of the collection
+            self.on_catalog_row({"ns": d["ns"]})
+            self.commits[seq]["drop"] = d["ns"]
         if d.get("op") == "ttl_delete":
             self.on_ttl_delete(e, d)
         if "fate" in d:
@@ -147,6 +150,8 @@ class Checker:
             for key, new, _old in c["writes"] or []:
                 if key.startswith(CATALOG_PREFIX):
                     self.catalog_rows[key] = new  # catalog changes are durable: no crash undoes them
+            if "drop" in c:  # a drop of many documents lists its keys as a range: its row is gone
+                self.catalog_rows[CATALOG_PREFIX + c["drop"]] = None
             self.last_acked = max(self.last_acked, seq)
             if c["durable"]:
                 self.durable_point = max(self.durable_point, seq)

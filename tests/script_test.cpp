@@ -122,5 +122,35 @@ TEST(Script, ClientsGoOnAfterACrashAndTheWriteAcknowledgedBeforeItIsThere) {
   EXPECT_EQ(steps, 4u);  // the crash step itself ends in the crash
 }
 
+
+// runTtlPass deletes at once, from a bound of the pass's start minus expireAfterSeconds cut to
+// whole seconds (1.9 is 1: the document 1.5 s old goes, with 1.9 s it would stay).
+TEST(Script, RunTtlPassDeletesAtOnceByTheWholeSecondsOfTheBound) {
+  EXPECT_EQ(steps_error(R"([{"cmd":"runTtlPass","expect":{"reply":{"/ok":1},"n":0}}])"), "");
+  EXPECT_EQ(steps_error(R"([{"cmd":"waitTtlPass","expect":{"reply":{"/ok":1}}}])"),
+            "s.json: /steps/0/expect/reply: reply is an expectation of collMod, findAndModify and runTtlPass");
+  EXPECT_EQ(replica_steps_error(R"([{"cmd":"runTtlPass"}])", true).substr(0, 34), "s.json: /steps/0/cmd: runTtlPass r");
+  Scenario s = scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":20000,"steps":[
+      {"cmd":"setParameter","ttlMonitorEnabled":false},
+      {"cmd":"insert","ns":"t.c","docs":[{"_id":1,"at":{"$now":-500}},{"_id":2,"at":{"$now":-1500}},{"_id":3,"at":{"$now":-2500}}]},
+      {"cmd":"createIndex","ns":"t.c","key":{"at":1},"expireAfterSeconds":1.9},
+      {"cmd":"runTtlPass","expect":{"n":2,"reply":{"/ok":1}}},
+      {"cmd":"find","ns":"t.c","filter":{"_id":1},"expect":{"n":1}},
+      {"cmd":"find","ns":"t.c","expect":{"n":1}},
+      {"cmd":"sleep","ms":1000},
+      {"cmd":"runTtlPass","expect":{"n":1}},
+      {"cmd":"find","ns":"t.c","expect":{"n":0}}]})"),
+                                  "s.json");
+  const RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  std::vector<int64_t> deleted, held;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] == "ttl_pass") deleted.push_back(e["details"]["deleted"].get<int64_t>());
+    if (e["kind"] == "script_step" && e["details"]["cmd"] == "runTtlPass") held.push_back(e["details"]["held"].get<bool>());
+  }
+  EXPECT_EQ(deleted, (std::vector<int64_t>{2, 1}));  // the two passes of the steps, no monitor's
+  EXPECT_EQ(held, (std::vector<int64_t>{1, 1}));
+}
+
 }  // namespace
 }  // namespace wtsim::world

@@ -331,6 +331,20 @@ uint64_t DocSystem::before_catalog_commit(std::string_view ns, std::string_view 
   return seq;
 }
 
+// A drop: the catalog row and every document of the collection go in one commit.
+uint64_t DocSystem::before_drop_commit(std::string_view ns, const std::vector<engine::Document>& ids) {
+  assert(!ns.empty());
+  begin_commit();
+  std::vector<models::KvWrite> writes = {{catalog_key(ns), std::nullopt}};
+  for (const engine::Document& id : ids) {
+    writes.push_back({model_key(ns, id), std::nullopt});
+    last_n_.erase(writes.back().key);  // a document of that _id later starts a new chain
+  }
+  const uint64_t seq = host_.history().invoke(std::move(writes), true, {{"ns", ns}, {"op", "drop"}});
+  durable_[seq] = true;
+  return seq;
+}
+
 void DocSystem::after_commit(uint64_t ticket, int ret) {
   assert(commits_in_flight_ > 0);
   --commits_in_flight_;
@@ -381,6 +395,9 @@ void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
   d.on_primary = ttl_deleter_was_primary();
   const engine::CollectionSpec* coll = engine_->catalog().find(std::string(w.ns));
   d.capped = coll != nullptr && coll->capped_max_docs > 0;
+  const engine::IndexSpec* index = coll != nullptr ? coll->index(std::string(w.ttl_index)) : nullptr;
+  d.pre_image = w.pre_image;
+  d.partial_filter = index != nullptr && index->partial_filter ? &*index->partial_filter : nullptr;
   if (auto f = properties::check_ttl_delete(d)) finding(f->first, f->second);
 }
 

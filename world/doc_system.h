@@ -44,6 +44,7 @@ class DocSystem : public System, public engine::CommitObserver {
     return std::string(ns) + "|" + id.dump();
   }
   uint64_t before_catalog_commit(std::string_view ns, std::string_view row) override;
+  uint64_t before_drop_commit(std::string_view ns, const std::vector<engine::Document>& ids) override;
   nlohmann::json commit_details(const std::vector<engine::DocWrite>& writes);
   size_t ttl_indexes(std::string_view ns) const;
   // The model's key for a collection's catalog row (no collection namespace starts "table:").
@@ -92,6 +93,7 @@ class DocSystem : public System, public engine::CommitObserver {
 
  private:
   ScriptReply script_write(engine::OperationContext& op, const std::string& cmd, const nlohmann::json& args);
+  ScriptReply script_find_and_modify(engine::OperationContext& op, const nlohmann::json& args);
   ScriptReply list_indexes(const std::string& ns);
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);

@@ -309,7 +309,7 @@ namespace {
 // What a script may ask of a replica set with elections: its clients are on the network
 // (world/script_clients.h), so a node's own commands have no node to run on.
 void check_script_elections(const ScriptStep& step, const ReplicaSetSpec& rs, const std::string& path) {
-  static const std::vector<std::string> kNodeCommands = {"crash", "checkpoint", "flush", "setParameter", "waitTtlPass"};
+  static const std::vector<std::string> kNodeCommands = {"crash", "checkpoint", "flush", "setParameter", "waitTtlPass", "runTtlPass"};
   const bool node_command = std::find(kNodeCommands.begin(), kNodeCommands.end(), step.cmd) != kNodeCommands.end();
   if (rs.elections && node_command) {
     throw sim::JsonError(path + "/cmd", step.cmd + " runs on the script's own node: not with replica_set.elections (its clients are on the network)");

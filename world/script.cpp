@@ -17,12 +17,14 @@ using Fields = std::map<std::string, bool>;
 const std::map<std::string, Fields>& commands() {
   static const std::map<std::string, Fields> kCommands = {
       {"create", {{"ns", true}, {"padded", false}, {"capped_max_docs", false}, {"padding_rules", false}, {"power_of_2_sizes", false}}},
-      {"createIndex", {{"ns", true}, {"key", true}, {"name", false}, {"unique", false}, {"expireAfterSeconds", false}}},
+      {"createIndex", {{"ns", true}, {"key", true}, {"name", false}, {"unique", false}, {"expireAfterSeconds", false}, {"partialFilterExpression", false}}},
       {"dropIndex", {{"ns", true}, {"name", true}}},
+      {"drop", {{"ns", true}}},
       {"collMod", {{"ns", true}, {"index", true}, {"expireAfterSeconds", false}}},
       {"insert", {{"ns", true}, {"docs", true}, {"ordered", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
+      {"findAndModify", {{"ns", true}, {"query", false}, {"sort", false}, {"update", false}, {"remove", false}, {"new", false}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"listIndexes", {{"ns", true}}},
       {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}, {"member", false}}},
@@ -31,6 +33,7 @@ const std::map<std::string, Fields>& commands() {
       {"flush", {}},
       {"crash", {{"mode", false}, {"after_disk_ops", false}}},
       {"waitTtlPass", {}},
+      {"runTtlPass", {}},
       {"setParameter", {{"ttlMonitorEnabled", false}, {"ttlMonitorSleepSecs", false}}},
       {"barrier", {}},
       {"awaitReplication", {{"timeout_ms", false}}},
@@ -76,8 +79,8 @@ void check_coll_mod_index(const nlohmann::json& v, const std::string& path) {
 
 // The types of the fields that have one.
 void check_field(const std::string& field, const nlohmann::json& v, const std::string& path) {
-  static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled"};
-  static const std::vector<std::string> kObjects = {"filter", "update", "replacement"};
+  static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled", "remove", "new"};
+  static const std::vector<std::string> kObjects = {"filter", "update", "replacement", "query"};
   static const std::vector<std::string> kStrings = {"ns", "name", "hint"};
   static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops", "member",
                                                    "timeout_ms", "isolate", "from", "to", "wtimeout_ms", "secs", "catch_up_secs"};
@@ -149,8 +152,8 @@ void check_metric_path(const std::string& pointer, const std::string& path) {
 // MongoDB's error codes the steps answer with, by name and number.
 const std::vector<std::pair<std::string, int>>& error_codes() {
   static const std::vector<std::pair<std::string, int>> kCodes = {
-      {"OK", 0}, {"BadValue", 2}, {"HostUnreachable", 6}, {"IllegalOperation", 20}, {"NamespaceNotFound", 26},
-      {"IndexNotFound", 27}, {"WriteConcernFailed", 64}, {"InvalidOptions", 72}, {"AmbiguousIndexKeyPattern", 181},
+      {"OK", 0}, {"BadValue", 2}, {"HostUnreachable", 6}, {"FailedToParse", 9}, {"IllegalOperation", 20}, {"NamespaceNotFound", 26},
+      {"IndexNotFound", 27}, {"WriteConcernFailed", 64}, {"CannotCreateIndex", 67}, {"InvalidOptions", 72}, {"AmbiguousIndexKeyPattern", 181},
       {"ExceededTimeLimit", 262}, {"CannotGrowCapped", 10003}, {"NotMaster", 10107}, {"DuplicateKey", 11000}};
   return kCodes;
 }
@@ -249,7 +252,10 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
   if ((step.expect.docs || !step.expect.explain.empty()) && !reads_docs) {
     throw JsonError(path + "/expect", "docs and explain are expectations of a find (docs: or listIndexes)");
   }
-  if (!step.expect.reply.empty() && step.cmd != "collMod") throw JsonError(path + "/expect/reply", "reply is an expectation of collMod");
+  static const std::vector<std::string> kReplies = {"collMod", "runTtlPass", "findAndModify"};
+  if (!step.expect.reply.empty() && std::find(kReplies.begin(), kReplies.end(), step.cmd) == kReplies.end()) {
+    throw JsonError(path + "/expect/reply", "reply is an expectation of collMod, findAndModify and runTtlPass");
+  }
   if ((step.expect.state || step.expect.entries_behind) && step.cmd != "replSetGetStatus") {
     throw JsonError(path + "/expect", "state and entries_behind are expectations of replSetGetStatus");
   }
@@ -260,10 +266,12 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
 
 }  // namespace
 
-bool is_write_command(const std::string& cmd) { return cmd == "insert" || cmd == "update" || cmd == "replace" || cmd == "delete"; }
+bool is_write_command(const std::string& cmd) {
+  return cmd == "insert" || cmd == "update" || cmd == "replace" || cmd == "delete" || cmd == "findAndModify";
+}
 
 bool is_document_command(const std::string& cmd) {
-  static constexpr std::array<const char*, 6> kOthers = {"find", "listIndexes", "create", "createIndex", "dropIndex", "collMod"};
+  static constexpr std::array<const char*, 7> kOthers = {"find", "listIndexes", "create", "createIndex", "dropIndex", "collMod", "drop"};
   return is_write_command(cmd) || std::find(kOthers.begin(), kOthers.end(), cmd) != kOthers.end();
 }
 

@@ -8,7 +8,7 @@
 // (world/elector.h) and drops the client's connections (it finds the primary again);
 // `replSetGetStatus` and `awaitReplication` default to the primary of now. Writes may ask
 // w:"majority" (and wtimeout_ms): an acknowledged one is recorded for majority_writes_survive.
-// Node commands (crash, checkpoint, flush, setParameter, waitTtlPass) have no member to run on
+// Node commands (crash, checkpoint, flush, setParameter, waitTtlPass, runTtlPass) have no member to run on
 // here: the scenario's parser refuses them with elections.
 #include <cstddef>
 #include <optional>

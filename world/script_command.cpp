@@ -12,9 +12,11 @@ std::string code_name(engine::ErrorCode code) {
   switch (code) {
     case engine::ErrorCode::kOk: return "OK";
     case engine::ErrorCode::kBadValue: return "BadValue";
+    case engine::ErrorCode::kFailedToParse: return "FailedToParse";
     case engine::ErrorCode::kIllegalOperation: return "IllegalOperation";
     case engine::ErrorCode::kNamespaceNotFound: return "NamespaceNotFound";
     case engine::ErrorCode::kIndexNotFound: return "IndexNotFound";
+    case engine::ErrorCode::kCannotCreateIndex: return "CannotCreateIndex";
     case engine::ErrorCode::kInvalidOptions: return "InvalidOptions";
     case engine::ErrorCode::kAmbiguousIndexKeyPattern: return "AmbiguousIndexKeyPattern";
     case engine::ErrorCode::kCannotGrowCapped: return "CannotGrowCapped";
@@ -52,6 +54,7 @@ engine::IndexSpec index_spec(const nlohmann::json& args) {
   spec.name = args.value("name", spec.name);
   spec.unique = args.value("unique", false);
   if (args.contains("expireAfterSeconds")) spec.expire_after_seconds = args["expireAfterSeconds"];
+  if (args.contains("partialFilterExpression")) spec.partial_filter = args["partialFilterExpression"];
   return spec;
 }
 
@@ -109,9 +112,44 @@ ScriptReply DocSystem::script_command(engine::OperationContext& op, const std::s
   const engine::Status s = host_.node_call("script_" + cmd, [&] {
     if (cmd == "create") return engine_->create_collection(op, ns, collection_options(a));
     if (cmd == "createIndex") return engine_->create_index(op, ns, index_spec(a));
+    if (cmd == "drop") return engine_->drop_collection(op, ns);
     return engine_->drop_index(op, ns, a["name"]);
   });
   r.code = code_text(s);
+  return r;
+}
+
+engine::FindAndModifyRequest find_and_modify_request(const nlohmann::json& a) {
+  engine::FindAndModifyRequest request;
+  request.query = a.value("query", engine::Document::object());
+  if (a.contains("sort")) request.sort = index_spec({{"key", a["sort"]}}).fields.front();
+  if (a.contains("update")) request.update = a["update"];
+  request.remove = a.value("remove", false);
+  request.return_new = a.value("new", false);
+  request.upsert = a.value("upsert", false);
+  return request;
+}
+
+// findAndModify's reply as MongoDB 3.2 gives it: value (null when no document), lastErrorObject
+// {n, updatedExisting, upserted} and ok; a refusal's errmsg and code.
+ScriptReply DocSystem::script_find_and_modify(engine::OperationContext& op, const nlohmann::json& a) {
+  const std::string ns = a["ns"];
+  const engine::FindAndModifyResult f = host_.node_call(
+      "script_findAndModify", [&] { return engine_->find_and_modify(op, ns, find_and_modify_request(a), {a.value("j", false)}); });
+  if (f.status.ok()) run_.note_progress();
+  ScriptReply r;
+  r.n = f.n;
+  r.code = f.status.ok() && !f.errors.empty() ? code_name(f.errors.front().code) : code_text(f.status);
+  r.reply = {{"ok", r.code == "OK" ? 1 : 0}};
+  if (r.code != "OK") {
+    r.reply.update({{"errmsg", f.message}, {"code", f.errors.empty() ? 0 : static_cast<int>(f.errors.front().code)}});
+    return r;
+  }
+  r.reply["value"] = f.value ? *f.value : engine::Document();
+  engine::Document last = {{"n", f.n}};
+  if (!a.value("remove", false)) last["updatedExisting"] = f.updated_existing;
+  if (!f.upserted_ids.empty()) last["upserted"] = f.upserted_ids.front();
+  r.reply["lastErrorObject"] = std::move(last);
   return r;
 }
 
@@ -147,6 +185,7 @@ ScriptReply DocSystem::list_indexes(const std::string& ns) {
     engine::Document d = {{"key", key}, {"name", index.name}, {"ns", ns}};
     if (index.unique && !index.is_id()) d["unique"] = true;
     if (index.expire_after_seconds) d["expireAfterSeconds"] = *index.expire_after_seconds;
+    if (index.partial_filter) d["partialFilterExpression"] = *index.partial_filter;
     docs.push_back(std::move(d));
   }
   ScriptReply r;
@@ -159,6 +198,7 @@ ScriptReply DocSystem::script_write(engine::OperationContext& op, const std::str
   const std::string ns = a["ns"];
   const engine::WriteConcern wc{a.value("j", false)};
   const engine::Document filter = a.value("filter", engine::Document::object());
+  if (cmd == "findAndModify") return script_find_and_modify(op, a);
   engine::WriteResult w;
   if (cmd == "insert") {
     std::vector<engine::Document> docs = a["docs"].is_array() ? a["docs"].get<std::vector<engine::Document>>() : std::vector<engine::Document>{a["docs"]};

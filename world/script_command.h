@@ -64,6 +64,7 @@ engine::Document resolve_now(const nlohmann::json& v, int64_t now_ms, uint64_t r
 engine::IndexSpec index_spec(const nlohmann::json& args);
 engine::FindRequest find_request(const nlohmann::json& args);
 engine::CollectionOptions collection_options(const nlohmann::json& args);
+engine::FindAndModifyRequest find_and_modify_request(const nlohmann::json& args);
 // collMod's index option: `index` an object {keyPattern | name, expireAfterSeconds} as MongoDB
 // takes it, or the index's name with expireAfterSeconds beside it.
 engine::CollModRequest coll_mod_request(const nlohmann::json& args);

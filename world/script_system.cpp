@@ -69,6 +69,7 @@ class ScriptSystem final : public DocSystem, private ScriptDriver {
     if (is_document_command(step.cmd)) return script_command(op, step.cmd, a);
     if (step.cmd == "awaitReplication") return await_replication(a);
     if (step.cmd == "replSetGetStatus") return member_status(a);
+    if (step.cmd == "runTtlPass") return run_ttl_pass(op);
     if (!common_step(step, a)) node_step(op, step, a);
     return {};
   }
@@ -112,6 +113,17 @@ class ScriptSystem final : public DocSystem, private ScriptDriver {
     assert(cmd == "waitTtlPass" && "every command has a runner (scenario.cpp checks elections' steps)");
     const sim::Nanos since_ns = sim.now_ns();  // a whole pass that started after this step did
     while (monitor_.last_pass_start_ns() < since_ns && sim.now_ns() < DocSystem::run_.end_ns()) sim.sleep_for(kPollNs);
+  }
+
+  // One TTL pass now (after the monitor's pass in progress, if any): n is what it deleted, and its
+  // reply the Date the pass started at, from which it computed each index's bound.
+  ScriptReply run_ttl_pass(engine::OperationContext& op) {
+    const TtlMonitor::PassReport pass =
+        monitor_.pass_now(*engine_, op, [this](properties::Property p, const std::string& detail) { finding(p, detail); });
+    ScriptReply r = reply_code(code_text(pass.status));
+    r.n = pass.deleted;
+    r.reply = {{"ok", pass.status.ok() ? 1 : 0}, {"start", engine::make_date(pass.start_ms)}};
+    return r;
   }
 
   // replSetGetStatus on `member`: its state, and how far it is behind this member, the primary.

@@ -19,18 +19,25 @@ void TtlMonitor::run(const std::unique_ptr<engine::DocumentEngine>& engine, cons
   while (true) {
     sim.sleep_until(std::min(sim.now_ns() + spec_.monitor_sleep_ns, run_.end_ns()));
     if (sim.now_ns() >= run_.end_ns()) break;
-    if (spec_.monitor_enabled) pass(*engine, op, role(first_role), finding);
+    // A script's runTtlPass may be running one: this wake-up then has nothing to do.
+    if (spec_.monitor_enabled && !in_pass_) pass(*engine, op, role(first_role), finding);
   }
   assert(!in_pass_);
 }
 
 bool TtlMonitor::role(std::optional<bool>& first) const {
-  const bool now = primary_ ? primary_() : spec_.primary;
+  const bool now = primary_now();
   if (!first) first = now;
   return planted::active(planted::Bug::kTtlRoleReadOnce) ? *first : now;
 }
 
-void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& op, bool primary, const FindingFn& finding) {
+TtlMonitor::PassReport TtlMonitor::pass_now(engine::DocumentEngine& engine, engine::OperationContext& op, const FindingFn& finding) {
+  constexpr sim::Nanos kPollNs = 10 * sim::kNsPerMs;
+  while (in_pass_) run_.sim().sleep_for(kPollNs);
+  return pass(engine, op, primary_now(), finding);
+}
+
+TtlMonitor::PassReport TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& op, bool primary, const FindingFn& finding) {
   sim::Simulator& sim = run_.sim();
   const sim::Nanos start_ns = sim.now_ns();
   const int64_t start_ms = engine.now_ms();
@@ -45,6 +52,7 @@ void TtlMonitor::pass(engine::DocumentEngine& engine, engine::OperationContext& 
   if (primary && r.status.ok()) check_bounded_age(engine, op, start_ms, finding);
   if (r.status.ok()) last_pass_start_ns_ = start_ns;
   assert(!r.status.ok() || last_pass_start_ns_ == start_ns);
+  return {r.status, start_ms, r.deleted};
 }
 
 uint64_t TtlMonitor::event(sim::Nanos at_ns, const char* kind, nlohmann::json details) {
@@ -61,8 +69,12 @@ void TtlMonitor::check_bounded_age(engine::DocumentEngine& engine, engine::Opera
       if (coll.capped_max_docs > 0) continue;  // the monitor deletes nothing there
       // MongoDB's monitor reads expireAfterSeconds as a whole number (1.9 s is 1 s).
       const int64_t bound = pass_start_ms - static_cast<int64_t>(std::trunc(index.expire_after_seconds->get<double>())) * 1000;
-      const engine::Document older = {
-          {index.fields.front().first, {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}}}};
+      // Of a partial index, the documents its filter holds (one on the indexed field itself is
+      // not combined with the bound: such an index is not checked).
+      const std::string& field = index.fields.front().first;
+      if (index.partial_filter && index.partial_filter->contains(field)) continue;
+      engine::Document older = index.partial_filter ? *index.partial_filter : engine::Document::object();
+      older[field] = {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}};
       // A failed count is no finding, and the pass's own calls report the node's failures.
       const engine::CountResult left =
           host_.node_call("ttl_count", [&] { return engine.count_internal(op, ns, older); }, {.handle_failure = false});

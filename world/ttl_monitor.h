@@ -34,6 +34,15 @@ class TtlMonitor {
   // the system's, read at each use.
   void run(const std::unique_ptr<engine::DocumentEngine>& engine, const FindingFn& finding);
 
+  // One pass now, for a script's runTtlPass step: after the pass in progress, if any, ends (the
+  // monitor runs one pass at a time). Deletes as the monitor's would and traces the same events.
+  struct PassReport {
+    engine::Status status;
+    int64_t start_ms = 0;  // the pass's start, the Date its bounds are computed from
+    uint64_t deleted = 0;
+  };
+  PassReport pass_now(engine::DocumentEngine& engine, engine::OperationContext& op, const FindingFn& finding);
+
   bool in_pass() const { return in_pass_; }
   sim::Nanos last_pass_start_ns() const { return last_pass_start_ns_; }  // -1: none yet
   // The ttl_pass_start event's index of the pass running (or the last one begun).
@@ -42,7 +51,8 @@ class TtlMonitor {
  private:
   // The role a pass takes; `first`: the generation's first answer (the planted bug keeps it).
   bool role(std::optional<bool>& first) const;
-  void pass(engine::DocumentEngine& engine, engine::OperationContext& op, bool primary, const FindingFn& finding);
+  PassReport pass(engine::DocumentEngine& engine, engine::OperationContext& op, bool primary, const FindingFn& finding);
+  bool primary_now() const { return primary_ ? primary_() : spec_.primary; }
   uint64_t event(sim::Nanos at_ns, const char* kind, nlohmann::json details);  // with the member (a replica set's)
   void check_bounded_age(engine::DocumentEngine& engine, engine::OperationContext& op, int64_t pass_start_ms,
                          const FindingFn& finding);
