@@ -31,9 +31,8 @@ std::optional<Key> key_of(const Document& v) {
   return key;
 }
 
-}  // namespace
-
-CollModPlan plan_coll_mod(const CollectionSpec& coll, const CollModRequest& r) {
+// The index option's part of the plan.
+CollModPlan plan_index(const CollectionSpec& coll, const CollModRequest& r) {
   if (r.key_pattern && r.name) return refused(ErrorCode::kInvalidOptions, "Cannot specify both key pattern and name.");
   if (!r.key_pattern && !r.name) return refused(ErrorCode::kInvalidOptions, "Must specify either index name or key pattern.");
   if (r.name && !r.name->is_string()) return refused(ErrorCode::kInvalidOptions, "Index name must be a string.");
@@ -60,6 +59,34 @@ CollModPlan plan_coll_mod(const CollectionSpec& coll, const CollModRequest& r) {
   plan.store = number_long(*r.expire_after_seconds);
   plan.result.reply = {{"expireAfterSeconds_old", *index.expire_after_seconds}, {"expireAfterSeconds_new", *r.expire_after_seconds}};
   return plan;
+}
+
+// MongoDB's BSONElement::trueValue for the values a script gives: false, 0 and null are false.
+bool true_value(const Document& v) {
+  if (v.is_boolean()) return v.get<bool>();
+  if (v.is_number()) return v.get<double>() != 0;
+  return !v.is_null();
+}
+
+// The flags' part of the plan, after the index's.
+CollModPlan with_flags(CollModPlan plan, const CollectionSpec& coll, const CollModRequest& r) {
+  if (r.use_power_of_2_sizes) {
+    plan.power_of_2_sizes = true_value(*r.use_power_of_2_sizes);
+    plan.result.reply.update({{"usePowerOf2Sizes_old", coll.power_of_2_sizes}, {"usePowerOf2Sizes_new", *plan.power_of_2_sizes}});
+  }
+  if (r.no_padding) {
+    plan.no_padding = true_value(*r.no_padding);
+    plan.result.reply.update({{"noPadding_old", coll.no_padding}, {"noPadding_new", *plan.no_padding}});
+  }
+  return plan;
+}
+
+}  // namespace
+
+CollModPlan plan_coll_mod(const CollectionSpec& coll, const CollModRequest& r) {
+  if (!r.index) return with_flags({}, coll, r);
+  CollModPlan plan = plan_index(coll, r);
+  return plan.result.status.ok() ? with_flags(std::move(plan), coll, r) : plan;  // 3.4: a refusal applies nothing
 }
 
 }  // namespace wtsim::engine

@@ -5,6 +5,8 @@
 // is MongoDB's code and errmsg, and leaves the index as it was. The new value is stored as a whole
 // number (WiredTiger's catalog stores a NumberLong, cut toward zero: 1.9 is 1); the reply holds
 // expireAfterSeconds_old and _new (the request's value as given) only when the value changed.
+// The flags usePowerOf2Sizes and noPadding are set as given (3.4 writes them whether they
+// change or not), after the index option.
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +23,11 @@ struct CollModRequest {
   std::optional<Document> key_pattern;  // {"f": 1}, or [["a", 1], ["b", -1]] (an object loses a compound key's order)
   std::optional<Document> name;
   std::optional<Document> expire_after_seconds;
+  bool index = true;  // the request has the index option (false: collection flags alone)
+  // The collection flags (userFlags 1 and 2), each as its trueValue: 3.4 replies <name>_old and
+  // <name>_new for each one given, changed or not.
+  std::optional<Document> use_power_of_2_sizes = std::nullopt;
+  std::optional<Document> no_padding = std::nullopt;
 };
 
 struct CollModResult {
@@ -35,6 +42,7 @@ struct CollModPlan {
   CollModResult result;
   std::string index;
   std::optional<int64_t> store;
+  std::optional<bool> power_of_2_sizes, no_padding;  // the flags to write
 };
 CollModPlan plan_coll_mod(const CollectionSpec& coll, const CollModRequest& request);
 

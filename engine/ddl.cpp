@@ -153,13 +153,30 @@ CollModResult Ddl::coll_mod(OperationContext& op, const std::string& ns, const C
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr) return {Status::error(ErrorCode::kNamespaceNotFound), "ns does not exist"};
   CollModPlan plan = plan_coll_mod(*coll, request);
-  if (!plan.result.status.ok() || !plan.store) {
+  const bool flags = plan.power_of_2_sizes || plan.no_padding;
+  if (!plan.result.status.ok() || (!plan.store && !flags)) {
     ++state_.metrics.opcounters.command;
     return plan.result;
   }
-  plan.result.status = set_expire_after(op, ns, plan.index, Document(*plan.store));
+  if (plan.store) plan.result.status = set_expire_after(op, ns, plan.index, Document(*plan.store));
+  if (plan.result.status.ok() && flags) plan.result.status = set_flags(op, ns, plan.power_of_2_sizes, plan.no_padding);
   if (!plan.result.status.ok()) plan.result.reply = Document::object();
   return plan.result;
+}
+
+Status Ddl::set_flags(OperationContext& op, const std::string& ns, std::optional<bool> power_of_2_sizes, std::optional<bool> no_padding) {
+  const CollectionSpec* found = state_.catalog.find(ns);
+  if (found == nullptr) return Status::error(ErrorCode::kNamespaceNotFound);
+  HierarchicalLock lock(state_.locks, found->db(), found->name(), LockMode::kIX, LockPolicy::kCollection);
+  if ((found = state_.catalog.find(ns)) == nullptr) return Status::error(ErrorCode::kNamespaceNotFound);  // dropped meanwhile
+  CollectionSpec coll = *found;
+  coll.power_of_2_sizes = power_of_2_sizes.value_or(coll.power_of_2_sizes);
+  coll.no_padding = no_padding.value_or(coll.no_padding);
+  const int ret = save_catalog_durably(op, coll);
+  if (ret != 0) return Status::failed(ret);
+  if (coll.padded) state_.allocator(coll).set_options(coll.allocator_options());  // the next allocation's size
+  state_.catalog.put(std::move(coll));
+  return {};
 }
 
 int Ddl::save_catalog_durably(OperationContext& op, const CollectionSpec& coll) {

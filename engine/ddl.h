@@ -30,8 +30,10 @@ class Ddl {
   // workload's catalog change. A user's collMod is coll_mod.
   Status set_expire_after(OperationContext& op, const std::string& ns, const std::string& index,
                           std::optional<Document> expire_after_seconds);
-  // collMod's index option with MongoDB's checks (engine/coll_mod.h).
+  // collMod's index option and collection flags with MongoDB's checks (engine/coll_mod.h).
   CollModResult coll_mod(OperationContext& op, const std::string& ns, const CollModRequest& request);
+  // userFlags 1 and 2 (usePowerOf2Sizes, noPadding), each as given (none: kept).
+  Status set_flags(OperationContext& op, const std::string& ns, std::optional<bool> power_of_2_sizes, std::optional<bool> no_padding);
 
  private:
   int recount(OperationContext& op, const CollectionSpec& coll);

@@ -45,6 +45,9 @@ struct FindRequest {
   uint64_t limit = 0;                               // 0: none
   std::string hint;                                 // index name, or "" to let the planner pick
   bool user_query = true;  // false: a command's own read (findAndModify's), not counted as a query
+  // showRecordId: each document gets "$recordId", its place in the record store (a padded
+  // collection's extent << 32 | offset, MMAPv1's DiskLoc; else its record key, in hex).
+  bool show_record_id = false;
 };
 
 // findAndModify as MongoDB 3.2 takes it: the first document matching `query` (in `sort` order,

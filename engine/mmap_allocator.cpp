@@ -23,6 +23,24 @@ uint64_t align_extent(uint64_t sz, MmapAllocator::PaddingRules rules) {
   return rules == MmapAllocator::PaddingRules::kV1x ? sz & ~uint64_t{0xff} : align_up(sz, kExtentAlign);
 }
 
+// 2.6 gives a new collection an extent of Extent::initialSize(128) bytes (128 * 64) when it makes
+// it, whatever its first document needs.
+constexpr uint64_t kFirstExtentBytesV26 = 8192;
+
+// 2.6's quantizeAllocationSpace: a split record's length rounded up to a sixteenth of its bucket
+// (256 KB from 4 MB): 33 -> 36, 1000 -> 1024, 10001 -> 10240, 100000 -> 106496.
+uint32_t quantize_allocation_space(uint32_t n) {
+  constexpr uint32_t kLargeBytes = 4u << 20;
+  uint32_t bucket = 0;
+  for (uint32_t size : kBucketSizes) {
+    bucket = size;
+    if (size > n) break;
+  }
+  const uint32_t unit = n >= kLargeBytes ? 256u << 10 : bucket / 16;
+  assert(unit >= 2 && (unit & (unit - 1)) == 0);
+  return n % unit == 0 ? n : (n | (unit - 1)) + 1;
+}
+
 uint64_t initial_extent_size(uint32_t length, MmapAllocator::PaddingRules rules) {
   const uint64_t sz = length < 1000 ? static_cast<uint64_t>(length) * 64 : static_cast<uint64_t>(length) * 16;
   return std::clamp(align_extent(sz, rules), kExtentMin, kExtentMax);
@@ -107,8 +125,13 @@ void MmapAllocator::rollback() {
 }
 
 Region MmapAllocator::carve(const Region& region, uint32_t length, std::vector<Region>* added) {
+  assert(region.length >= length);
+  if (region.length - length < kMinLeftoverBytes || region.length - length < length / 8) return region;  // take it whole
+  if (options_.rules == PaddingRules::kV26 && !options_.no_padding) {  // 2.6 splits off a quantized record
+    length = std::min(region.length, quantize_allocation_space(length));
+    if (region.length - length < kMinLeftoverBytes) return region;
+  }
   const uint32_t leftover = region.length - length;
-  if (leftover < kMinLeftoverBytes || leftover < length / 8) return region;  // take it whole
   Region rest{{region.loc.extent, region.loc.offset + length}, leftover};
   insert_free(rest);
   journal(Undo::kEraseFree, rest);
@@ -119,6 +142,18 @@ Region MmapAllocator::carve(const Region& region, uint32_t length, std::vector<R
 Region MmapAllocator::allocate(uint32_t length, std::vector<uint64_t>* new_extents, std::vector<Region>* taken,
                                std::vector<Region>* added) {
   length = static_cast<uint32_t>(align_up(length, 4));
+  if (extents_.empty() && options_.rules == PaddingRules::kV26) {
+    // The collection's first extent, which 2.6 made with the collection: the record goes there
+    // if it fits, else the extent's space waits on the free list.
+    extents_.push_back(kFirstExtentBytesV26);
+    journal(Undo::kPopExtent, {});
+    if (new_extents != nullptr) new_extents->push_back(kFirstExtentBytesV26);
+    const Region whole{{0, kExtentHeaderBytes}, static_cast<uint32_t>(kFirstExtentBytesV26 - kExtentHeaderBytes)};
+    if (whole.length >= length) return carve(whole, length, added);
+    insert_free(whole);
+    journal(Undo::kEraseFree, whole);
+    if (added != nullptr) added->push_back(whole);
+  }
   for (auto it = free_.lower_bound(bucket_of(length)); it != free_.end(); ++it) {
     auto fit = it->second.lower_bound({length, 0});  // best fit within the bucket
     if (fit == it->second.end()) continue;

@@ -68,6 +68,7 @@ class MmapAllocator {
   uint64_t storage_bytes() const;
   void restore(std::vector<uint64_t> extents, const std::vector<Region>& free, double padding_factor);
   Options options() const { return options_; }
+  void set_options(Options options) { options_ = options; }  // collMod's flags: from the next allocation on
 
   // Undo journal for a unit of work: every change after begin() is undone by rollback() (the
   // WiredTiger transaction that persists them was rolled back) or kept by commit().

@@ -364,6 +364,18 @@ std::vector<Document>* planted_result_cache(const std::string& ns, const Documen
 }
 }  // namespace
 
+namespace {
+
+Document record_id(const CollectionSpec& coll, const std::string& rkey) {
+  if (coll.padded) return static_cast<int64_t>(padded::loc_of(rkey).packed());
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string hex;
+  for (const char c : rkey) hex += {kHex[(c >> 4) & 0xf], kHex[c & 0xf]};
+  return hex;
+}
+
+}  // namespace
+
 FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, const FindRequest& req) {
   FindResult result;
   if (req.user_query) ++state_.metrics.opcounters.query;
@@ -391,8 +403,9 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   if (!(result.status = Status::from_wt(op.begin())).ok()) return result;
   Scan scan(op, *coll, plan, req.filter, y);
   const bool early_limit = req.limit > 0 && !plan.sort_in_memory;
-  result.status = Status::from_wt(scan.run([&](const std::string&, const Document& doc) {
+  result.status = Status::from_wt(scan.run([&](const std::string& rkey, const Document& doc) {
     result.docs.push_back(doc);
+    if (req.show_record_id) result.docs.back()["$recordId"] = record_id(*coll, rkey);
     return !early_limit || result.docs.size() < req.limit;
   }));
   op.rollback();

@@ -85,5 +85,44 @@ TEST(CollMod, TheEngineWritesOnlyWhatPasses) {
   });
 }
 
+// The collection flags (3.4): each one given is written and replied old and new, changed or not;
+// an index refusal applies no flag; a padded collection's next record is sized by the new flag.
+TEST(CollMod, FlagsAreRepliedOldAndNewAndSizeTheNextRecord) {
+  CollModRequest flags;
+  flags.index = false;
+  flags.use_power_of_2_sizes = Document(true);
+  flags.no_padding = Document(0);
+  const CollModPlan plan = plan_coll_mod(collection(), flags);
+  ASSERT_TRUE(plan.result.status.ok());
+  EXPECT_EQ(plan.power_of_2_sizes, true);
+  EXPECT_EQ(plan.no_padding, false);
+  EXPECT_EQ(plan.result.reply, (Document{{"usePowerOf2Sizes_old", false}, {"usePowerOf2Sizes_new", true}, {"noPadding_old", false}, {"noPadding_new", false}}));
+  CollModRequest refused = by_name(Document("b_1"), Document(5));
+  refused.use_power_of_2_sizes = Document(true);
+  const CollModPlan none = plan_coll_mod(collection(), refused);
+  EXPECT_EQ(none.result.status.code, ErrorCode::kInvalidOptions);
+  EXPECT_FALSE(none.power_of_2_sizes.has_value());
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions padded;
+    padded.padded = true;
+    ASSERT_TRUE(e.create_collection(op, kNs, padded).ok());
+    const auto size_after_insert = [&](int id) {  // collStats size: the records' bytes less their headers
+      EXPECT_TRUE(e.insert_many(op, kNs, {{{"_id", id}, {"s", std::string(100, 'x')}}}, {}).ok());
+      return e.coll_stats(kNs)["size"].get<int64_t>();
+    };
+    // A document of 130-odd bytes with its header: aligned to 4, then quantized to a sixteenth of
+    // its 256-byte bucket, 144.
+    const int64_t first = size_after_insert(1);
+    EXPECT_EQ(first, 144 - 16);
+    ASSERT_TRUE(e.coll_mod(op, kNs, flags).status.ok());
+    EXPECT_EQ(e.coll_stats(kNs)["userFlags"], 1);
+    EXPECT_EQ(size_after_insert(2) - first, 256 - 16);  // the first 2^n strictly above its length
+  });
+  h.reopen();
+  EXPECT_TRUE(h.engine().catalog().find(kNs)->power_of_2_sizes);  // in the catalog row
+}
+
 }  // namespace
 }  // namespace wtsim::engine

@@ -37,23 +37,49 @@ TEST(MmapAllocator, ExtentsGrowByTheExtentManagersRules) {
   EXPECT_EQ(a.storage_bytes(), [&] { uint64_t t = 0; for (auto e : extents) t += e; return t; }());
 }
 
+// Best fit within a bucket; a region is split only when the rest is at least 24 bytes and an
+// eighth of the record, and 2.6 rounds the record it splits off up to a sixteenth of its bucket.
 TEST(MmapAllocator, FreeListBestFitSplitsOrTakesWhole) {
   MmapAllocator a;
   const Region big = a.allocate(400, nullptr, nullptr, nullptr);
+  EXPECT_EQ(big.length, 416u);  // 512's sixteenth is 32
   const Region small = a.allocate(104, nullptr, nullptr, nullptr);
+  EXPECT_EQ(small.length, 104u);  // a multiple of 128's sixteenth
   a.release(big);
   a.release(small);
   // 100 bytes (rounded to 4): best fit is the 104-byte region, leftover 4 < 24: taken whole.
   Region r = a.allocate(100, nullptr, nullptr, nullptr);
   EXPECT_EQ(r.loc, small.loc);
   EXPECT_EQ(r.length, 104u);
-  // 200 bytes from the 400-byte region: leftover 200 >= 24 and >= 200/8: split.
+  // 200 bytes from the 416-byte region: leftover >= 24 and >= 200/8: split at 208 (256's sixteenth is 16).
   std::vector<Region> added;
   r = a.allocate(200, nullptr, nullptr, &added);
   EXPECT_EQ(r.loc, big.loc);
-  EXPECT_EQ(r.length, 200u);
+  EXPECT_EQ(r.length, 208u);
   ASSERT_EQ(added.size(), 1u);
-  EXPECT_EQ(added[0].length, 200u);
+  EXPECT_EQ(added[0].length, 208u);
+}
+
+// 2.6's quantizeAllocationSpace (its unit tests' values, r2.6.0 dbtests/namespacetests.cpp) and
+// the 8192-byte first extent every collection gets; use_power_of_2.js's 14 KB document takes a
+// 15360-byte record in the second extent. 1.x does neither.
+TEST(MmapAllocator, TwoSixQuantizesSplitRecordsAndStartsWithAnEightKilobyteExtent) {
+  for (const auto& [n, quantized] : std::vector<std::pair<uint32_t, uint32_t>>{
+           {33, 36}, {1000, 1024}, {10001, 10240}, {100000, 106496}, {1000001, 1048576}}) {
+    MmapAllocator a;
+    EXPECT_EQ(a.allocate(n, nullptr, nullptr, nullptr).length, quantized) << n;
+  }
+  MmapAllocator a;
+  std::vector<uint64_t> extents;
+  const Region r = a.allocate(a.allocation_size(14362), &extents, nullptr, nullptr);
+  EXPECT_EQ(r.length, 15360u);  // 14378 with the header, 14380 aligned, a sixteenth of 16 KB
+  EXPECT_EQ(r.loc, (RecordLoc{1, MmapAllocator::kExtentHeaderBytes}));
+  EXPECT_EQ(extents, (std::vector<uint64_t>{8192, 233472}));  // then max(14380 * 16, 4 * 8192), in 4 KB
+  EXPECT_EQ(a.free_regions().front().length, 8192u - MmapAllocator::kExtentHeaderBytes);  // the first, unused
+  MmapAllocator old({false, false, MmapAllocator::PaddingRules::kV1x});
+  std::vector<uint64_t> old_extents;
+  EXPECT_EQ(old.allocate(old.allocation_size(14362), &old_extents, nullptr, nullptr).length, 14380u);
+  EXPECT_EQ(old_extents.size(), 1u);
 }
 
 TEST(MmapAllocator, PaddingHeuristicSamplesOneCallInFourAndStaysInRange) {

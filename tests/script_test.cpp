@@ -128,7 +128,7 @@ TEST(Script, ClientsGoOnAfterACrashAndTheWriteAcknowledgedBeforeItIsThere) {
 TEST(Script, RunTtlPassDeletesAtOnceByTheWholeSecondsOfTheBound) {
   EXPECT_EQ(steps_error(R"([{"cmd":"runTtlPass","expect":{"reply":{"/ok":1},"n":0}}])"), "");
   EXPECT_EQ(steps_error(R"([{"cmd":"waitTtlPass","expect":{"reply":{"/ok":1}}}])"),
-            "s.json: /steps/0/expect/reply: reply is an expectation of collMod, findAndModify and runTtlPass");
+            "s.json: /steps/0/expect/reply: reply is an expectation of collMod, find, findAndModify and runTtlPass");
   EXPECT_EQ(replica_steps_error(R"([{"cmd":"runTtlPass"}])", true).substr(0, 34), "s.json: /steps/0/cmd: runTtlPass r");
   Scenario s = scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":20000,"steps":[
       {"cmd":"setParameter","ttlMonitorEnabled":false},
@@ -150,6 +150,29 @@ TEST(Script, RunTtlPassDeletesAtOnceByTheWholeSecondsOfTheBound) {
   }
   EXPECT_EQ(deleted, (std::vector<int64_t>{2, 1}));  // the two passes of the steps, no monitor's
   EXPECT_EQ(held, (std::vector<int64_t>{1, 1}));
+}
+
+// {"$fill": [text, n]} writes a big value small; a malformed generator, or create's flags beside
+// power_of_2_sizes, is bad input naming the field; a find's reply holds its documents.
+TEST(Script, FillWritesBigValuesAndBadGeneratorsAreRefused) {
+  EXPECT_EQ(steps_error(R"([{"cmd":"insert","ns":"t.c","docs":{"s":{"$fill":["a",-1]}}}])"),
+            "s.json: /steps/0/docs/s/$fill: expected [\"text\", copies], at most 16 MB in all, found array [\"a\",-1]");
+  EXPECT_EQ(steps_error(R"([{"cmd":"find","ns":"t.c","filter":{"at":{"$lt":{"$now":1.5}}}}])"),
+            "s.json: /steps/0/filter/at/$lt/$now: expected an integer (milliseconds for $now), found number 1.5");
+  EXPECT_EQ(steps_error(R"([{"cmd":"create","ns":"t.c","flags":1,"power_of_2_sizes":true}])"),
+            "s.json: /steps/0/flags: give flags or power_of_2_sizes, not both");
+  EXPECT_EQ(steps_error(R"([{"cmd":"create","ns":"t.c","flags":4}])").substr(0, 28), "s.json: /steps/0/flags: expe");
+  Scenario s = scenario_from_json(nlohmann::json::parse(R"({"name":"x","duration_ms":1000,"steps":[
+      {"cmd":"insert","ns":"t.c","docs":{"_id":1,"s":{"$fill":["ab",3]}}},
+      {"cmd":"find","ns":"t.c","expect":{"docs":[{"_id":1,"s":{"$fill":["ab",3]}}]}},
+      {"cmd":"find","ns":"t.c","showRecordId":true,"expect":{"reply":{"/cursor/firstBatch/0/s":"ababab","/ok":1}}},
+      {"cmd":"find","ns":"t.c","expect":{"reply":{"/cursor/firstBatch/0/$recordId":null}}}]})"),
+                                  "s.json");
+  const RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  uint64_t held = 0;
+  for (const auto& e : r.trace->events()) held += e["kind"] == "script_step" && e["details"]["held"] == true;
+  EXPECT_EQ(held, 4u);
 }
 
 }  // namespace

@@ -16,18 +16,18 @@ using Fields = std::map<std::string, bool>;
 
 const std::map<std::string, Fields>& commands() {
   static const std::map<std::string, Fields> kCommands = {
-      {"create", {{"ns", true}, {"padded", false}, {"capped_max_docs", false}, {"padding_rules", false}, {"power_of_2_sizes", false}}},
+      {"create", {{"ns", true}, {"padded", false}, {"capped_max_docs", false}, {"padding_rules", false}, {"power_of_2_sizes", false}, {"flags", false}}},
       {"createIndex", {{"ns", true}, {"key", true}, {"name", false}, {"unique", false}, {"expireAfterSeconds", false}, {"partialFilterExpression", false}}},
       {"dropIndex", {{"ns", true}, {"name", true}}},
       {"drop", {{"ns", true}}},
-      {"collMod", {{"ns", true}, {"index", true}, {"expireAfterSeconds", false}}},
+      {"collMod", {{"ns", true}, {"index", false}, {"expireAfterSeconds", false}, {"usePowerOf2Sizes", false}, {"noPadding", false}}},
       {"insert", {{"ns", true}, {"docs", true}, {"ordered", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"findAndModify", {{"ns", true}, {"query", false}, {"sort", false}, {"update", false}, {"remove", false}, {"new", false}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"listIndexes", {{"ns", true}}},
-      {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}, {"member", false}}},
+      {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}, {"member", false}, {"showRecordId", false}}},
       {"sleep", {{"ms", true}}},
       {"checkpoint", {}},
       {"flush", {}},
@@ -79,7 +79,7 @@ void check_coll_mod_index(const nlohmann::json& v, const std::string& path) {
 
 // The types of the fields that have one.
 void check_field(const std::string& field, const nlohmann::json& v, const std::string& path) {
-  static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled", "remove", "new"};
+  static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled", "remove", "new", "usePowerOf2Sizes", "noPadding", "showRecordId"};
   static const std::vector<std::string> kObjects = {"filter", "update", "replacement", "query"};
   static const std::vector<std::string> kStrings = {"ns", "name", "hint"};
   static const std::vector<std::string> kCounts = {"capped_max_docs", "limit", "ms", "ttlMonitorSleepSecs", "after_disk_ops", "member",
@@ -89,6 +89,7 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
   if (in(kObjects)) expect_type(v, v.is_object(), path, "an object");
   if (in(kStrings)) expect_type(v, v.is_string() && !v.get<std::string>().empty(), path, "a non-empty string");
   if (in(kCounts)) sim::as_u64(v, path);
+  if (field == "flags") expect_type(v, v.is_number_integer() && v.get<int64_t>() >= 0 && v.get<int64_t>() <= 3, path, "userFlags: 0 to 3 (1 usePowerOf2Sizes, 2 noPadding)");
   if (field == "after_disk_ops") expect_type(v, v.get<uint64_t>() >= 1, path, "at least 1");
   constexpr uint64_t kYearS = 365ULL * 24 * 3600;
   if (field == "ttlMonitorSleepSecs") expect_type(v, v.get<uint64_t>() >= 1 && v.get<uint64_t>() <= kYearS, path, "seconds in [1, a year]");
@@ -215,6 +216,28 @@ StepExpectation expectation_from(const nlohmann::json& j, const std::string& pat
   return e;
 }
 
+// The value generators a step's values may hold ({"$now": ms}, {"$repeatIndex": k},
+// {"$fill": [text, n]}), checked wherever they are.
+void check_generators(const nlohmann::json& v, const std::string& path) {
+  if (v.is_array()) {
+    for (size_t i = 0; i < v.size(); ++i) check_generators(v[i], path + "/" + std::to_string(i));
+  }
+  if (!v.is_object()) return;
+  if (v.size() == 1 && (v.contains("$now") || v.contains("$repeatIndex"))) {
+    const std::string key = v.begin().key();
+    expect_type(v[key], v[key].is_number_integer(), path + "/" + key, "an integer (milliseconds for $now)");
+    return;
+  }
+  if (v.size() == 1 && v.contains("$fill")) {
+    const nlohmann::json& f = v["$fill"];
+    const bool ok = f.is_array() && f.size() == 2 && f[0].is_string() && !f[0].get<std::string>().empty() && f[1].is_number_unsigned() &&
+                    f[0].get<std::string>().size() * f[1].get<uint64_t>() <= (16u << 20);
+    expect_type(f, ok, path + "/$fill", "[\"text\", copies], at most 16 MB in all");
+    return;
+  }
+  for (const auto& [key, x] : v.items()) check_generators(x, path + "/" + key);
+}
+
 // A partition names its links one way: a member to isolate, a side to cut from the rest, or one
 // link (from, to).
 void check_partition(const nlohmann::json& args, const std::string& path) {
@@ -245,21 +268,26 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
     const nlohmann::json* v = required ? &r.required(field) : r.optional(field);
     if (v == nullptr) continue;
     check_field(field, *v, path + "/" + field);
+    check_generators(*v, path + "/" + field);
     step.args[field] = *v;
   }
   if (const nlohmann::json* e = r.optional("expect")) step.expect = expectation_from(*e, path + "/expect");
+  if (step.expect.docs) check_generators(*step.expect.docs, path + "/expect/docs");
   const bool reads_docs = step.cmd == "find" || step.cmd == "listIndexes";
   if ((step.expect.docs || !step.expect.explain.empty()) && !reads_docs) {
     throw JsonError(path + "/expect", "docs and explain are expectations of a find (docs: or listIndexes)");
   }
-  static const std::vector<std::string> kReplies = {"collMod", "runTtlPass", "findAndModify"};
+  static const std::vector<std::string> kReplies = {"collMod", "runTtlPass", "findAndModify", "find"};
   if (!step.expect.reply.empty() && std::find(kReplies.begin(), kReplies.end(), step.cmd) == kReplies.end()) {
-    throw JsonError(path + "/expect/reply", "reply is an expectation of collMod, findAndModify and runTtlPass");
+    throw JsonError(path + "/expect/reply", "reply is an expectation of collMod, find, findAndModify and runTtlPass");
   }
   if ((step.expect.state || step.expect.entries_behind) && step.cmd != "replSetGetStatus") {
     throw JsonError(path + "/expect", "state and entries_behind are expectations of replSetGetStatus");
   }
   if (step.cmd == "partition") check_partition(step.args, path);
+  if (step.cmd == "create" && step.args.contains("flags") && step.args.contains("power_of_2_sizes")) {
+    throw JsonError(path + "/flags", "give flags or power_of_2_sizes, not both");
+  }
   r.reject_unknown();
   return step;
 }

@@ -29,6 +29,32 @@ std::string code_text(const engine::Status& status) {
   return status.wt_code != 0 ? "WiredTiger error " + std::to_string(status.wt_code) : code_name(status.code);
 }
 
+namespace {
+
+// {"$fill": ["ab", 3]}: "ababab" (a big document's filler, written small). Bounded by MongoDB's
+// 16 MB document.
+std::optional<std::string> fill_of(const nlohmann::json& v) {
+  constexpr uint64_t kBytesMax = 16u << 20;
+  if (!v.is_object() || v.size() != 1 || !v.contains("$fill")) return std::nullopt;
+  const nlohmann::json& f = v["$fill"];
+  if (!f.is_array() || f.size() != 2 || !f[0].is_string() || !f[1].is_number_unsigned()) return std::nullopt;
+  const std::string text = f[0];
+  const uint64_t times = f[1];
+  if (text.size() * times > kBytesMax) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() * times);
+  for (uint64_t i = 0; i < times; ++i) out += text;
+  return out;
+}
+
+// The documents as stored: showRecordId's field is the find's, not the document's.
+std::vector<engine::Document> without_record_ids(std::vector<engine::Document> docs) {
+  for (engine::Document& d : docs) d.erase("$recordId");
+  return docs;
+}
+
+}  // namespace
+
 engine::Document resolve_now(const nlohmann::json& v, int64_t now_ms, uint64_t repeat_index) {
   if (v.is_object() && v.size() == 1 && v.contains("$now") && v["$now"].is_number_integer()) {
     return engine::make_date(now_ms + v["$now"].get<int64_t>());
@@ -36,6 +62,7 @@ engine::Document resolve_now(const nlohmann::json& v, int64_t now_ms, uint64_t r
   if (v.is_object() && v.size() == 1 && v.contains("$repeatIndex") && v["$repeatIndex"].is_number_integer()) {
     return v["$repeatIndex"].get<int64_t>() + static_cast<int64_t>(repeat_index);
   }
+  if (const std::optional<std::string> filled = fill_of(v)) return *filled;
   if (!v.is_object() && !v.is_array()) return v;
   engine::Document out = v;
   for (auto& [k, x] : out.items()) x = resolve_now(x, now_ms, repeat_index);
@@ -64,6 +91,7 @@ engine::FindRequest find_request(const nlohmann::json& args) {
   if (args.contains("sort")) req.sort = index_spec({{"key", args["sort"]}}).fields.front();
   req.limit = args.value("limit", uint64_t{0});
   req.hint = args.value("hint", "");
+  req.show_record_id = args.value("showRecordId", false);
   return req;
 }
 
@@ -71,8 +99,14 @@ engine::CollectionOptions collection_options(const nlohmann::json& args) {
   engine::CollectionOptions o;
   o.padded = args.value("padded", false);
   o.capped_max_docs = args.value("capped_max_docs", uint64_t{0});
-  o.power_of_2_sizes = args.value("power_of_2_sizes", false);
-  if (args.value("padding_rules", "2.6") == "1.x") o.padding_rules = engine::MmapAllocator::PaddingRules::kV1x;
+  const bool v26 = args.value("padding_rules", "2.6") == "2.6";
+  if (!v26) o.padding_rules = engine::MmapAllocator::PaddingRules::kV1x;
+  // 2.6's newCollectionsUsePowerOf2Sizes: userFlags 1 unless flags are given, never when capped.
+  o.power_of_2_sizes = args.value("power_of_2_sizes", v26 && o.padded && o.capped_max_docs == 0);
+  if (args.contains("flags")) {
+    o.power_of_2_sizes = (args["flags"].get<int>() & 1) != 0 && o.capped_max_docs == 0;  // 2.6: capped stays 0
+    o.no_padding = (args["flags"].get<int>() & 2) != 0;
+  }
   return o;
 }
 
@@ -93,11 +127,12 @@ ScriptReply DocSystem::script_command(engine::OperationContext& op, const std::s
     const engine::FindRequest req = find_request(a);
     const models::ReadScope read(host_.model());
     const engine::FindResult f = host_.node_call("script_find", [&] { return engine_->find(op, ns, req); });
-    if (f.status.ok()) check_find(ns, req.filter, f.docs, read.token());
+    if (f.status.ok()) check_find(ns, req.filter, without_record_ids(f.docs), read.token());
     r.code = code_text(f.status);
     r.n = f.docs.size();
     r.docs = engine::Document(f.docs);
     r.explain = f.explain;
+    r.reply = {{"cursor", {{"firstBatch", *r.docs}, {"id", 0}, {"ns", ns}}}, {"ok", f.status.ok() ? 1 : 0}};
     return r;
   }
   if (cmd == "listIndexes") return list_indexes(ns);
@@ -155,10 +190,14 @@ ScriptReply DocSystem::script_find_and_modify(engine::OperationContext& op, cons
 
 engine::CollModRequest coll_mod_request(const nlohmann::json& a) {
   engine::CollModRequest request;
-  const nlohmann::json& index = a["index"];
   const auto field = [](const nlohmann::json& from, const char* name) {
     return from.contains(name) ? std::optional<engine::Document>(from[name]) : std::nullopt;
   };
+  request.use_power_of_2_sizes = field(a, "usePowerOf2Sizes");
+  request.no_padding = field(a, "noPadding");
+  request.index = a.contains("index");
+  if (!request.index) return request;
+  const nlohmann::json& index = a["index"];
   if (index.is_string()) {  // the index's name, its value beside it
     request.name = index;
     request.expire_after_seconds = field(a, "expireAfterSeconds");

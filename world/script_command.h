@@ -57,8 +57,9 @@ struct ScriptRequest {
 std::string code_name(engine::ErrorCode code);
 std::string code_text(const engine::Status& status);
 
-// {"$now": OFFSET_MS} anywhere in `v` becomes a Date at `now_ms` plus the offset, and
-// {"$repeatIndex": OFFSET} the step's run (0 for the first of its `repeat` runs) plus the offset.
+// {"$now": OFFSET_MS} anywhere in `v` becomes a Date at `now_ms` plus the offset,
+// {"$repeatIndex": OFFSET} the step's run (0 for the first of its `repeat` runs) plus the offset,
+// and {"$fill": [TEXT, N]} N copies of TEXT.
 engine::Document resolve_now(const nlohmann::json& v, int64_t now_ms, uint64_t repeat_index = 0);
 
 engine::IndexSpec index_spec(const nlohmann::json& args);
