@@ -44,9 +44,11 @@ IndexSpec index_from_json(const Document& j) {
 Document to_json(const CollectionSpec& s) {
   Document indexes = Document::array();
   for (const IndexSpec& i : s.indexes) indexes.push_back(to_json(i));
-  return {{"ns", s.ns}, {"table", s.table}, {"capped_max_docs", s.capped_max_docs}, {"indexes", indexes},
-          {"padded", s.padded}, {"power_of_2_sizes", s.power_of_2_sizes}, {"no_padding", s.no_padding},
-          {"padding_rules", s.padding_rules == MmapAllocator::PaddingRules::kV1x ? "1.x" : "2.6"}};
+  Document j = {{"ns", s.ns}, {"table", s.table}, {"capped_max_docs", s.capped_max_docs}, {"indexes", indexes},
+                {"padded", s.padded}, {"power_of_2_sizes", s.power_of_2_sizes}, {"no_padding", s.no_padding},
+                {"padding_rules", s.padding_rules == MmapAllocator::PaddingRules::kV1x ? "1.x" : "2.6"}};
+  if (s.clustered) j["clustered"] = true;
+  return j;
 }
 
 CollectionSpec collection_from_json(const Document& j) {
@@ -58,6 +60,7 @@ CollectionSpec collection_from_json(const Document& j) {
   s.padded = j.value("padded", false);
   s.power_of_2_sizes = j.value("power_of_2_sizes", false);
   s.no_padding = j.value("no_padding", false);
+  s.clustered = j.value("clustered", false);
   s.padding_rules = j.value("padding_rules", "2.6") == "1.x" ? MmapAllocator::PaddingRules::kV1x : MmapAllocator::PaddingRules::kV26;
   return s;
 }

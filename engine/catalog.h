@@ -32,11 +32,14 @@ struct CollectionSpec {
   uint64_t capped_max_docs = 0;  // 0: not capped
   // The MMAPv1-style padded record store (records keyed by RecordId, an _id index, moves).
   bool padded = false;
+  // Records keyed by _id (MongoDB 5.3's clustered collection: natural order is _id order, no _id
+  // index). Otherwise keyed by RecordId, in insertion order, with a unique _id index.
+  bool clustered = false;
   bool power_of_2_sizes = false;  // userFlags 1
   bool no_padding = false;        // userFlags 2
   MmapAllocator::PaddingRules padding_rules = MmapAllocator::PaddingRules::kV26;
   MmapAllocator::Options allocator_options() const { return {power_of_2_sizes, no_padding, padding_rules}; }
-  std::vector<IndexSpec> indexes;  // secondary indexes; _id is the record store's key
+  std::vector<IndexSpec> indexes;  // the _id index first, unless clustered
 
   std::string db() const { return ns.substr(0, ns.find('.')); }
   std::string name() const { return ns.substr(ns.find('.') + 1); }

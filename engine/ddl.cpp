@@ -43,12 +43,26 @@ int Ddl::recount(OperationContext& op, const CollectionSpec& coll) {
     counts.data_bytes += coll.padded ? int64_t{record_bytes} - MmapAllocator::kRecordHeaderBytes : static_cast<int64_t>(value.size);
   }
   state_.counts[coll.ns] = counts;
-  return ret == WT_NOTFOUND ? 0 : ret;
+  if (ret != WT_NOTFOUND) return ret;
+  return coll.padded || coll.clustered ? 0 : load_last_record_id(c, coll.ns);
+}
+
+// The next RecordId follows the highest one stored (MongoDB's record store does the same at open).
+int Ddl::load_last_record_id(WT_CURSOR* c, const std::string& ns) {
+  uint64_t& last = state_.last_record_ids[ns];
+  const int ret = c->prev(c);  // a reset cursor's prev is the last record
+  if (ret == WT_NOTFOUND) return last = 0, 0;
+  if (ret != 0) return ret;
+  WT_ITEM key;
+  c->get_key(c, &key);
+  last = record_id_of(string_of(key));
+  return c->reset(c);
 }
 
 Status Ddl::create_collection(OperationContext& op, const std::string& ns, CollectionOptions options) {
   if (state_.catalog.find(ns) != nullptr) return {};
   if (ns.find('.') == std::string::npos) return Status::error(ErrorCode::kBadValue);
+  if (options.clustered && options.capped_max_docs > 0) return Status::error(ErrorCode::kInvalidOptions);  // as MongoDB 5.3
   HierarchicalLock lock(state_.locks, ns.substr(0, ns.find('.')), ns.substr(ns.find('.') + 1), LockMode::kIX, LockPolicy::kCollection);
   CollectionSpec spec;
   spec.ns = ns;
@@ -60,16 +74,14 @@ Status Ddl::create_collection(OperationContext& op, const std::string& ns, Colle
   spec.padding_rules = options.padding_rules;
   WT_SESSION* s = op.session();
   int ret = 0;
-  if (spec.padded) {
-    // Records are keyed by RecordId, so _id needs an index of its own (unique).
-    IndexSpec id{"_id_", {{"_id", 1}}, true, std::nullopt, "table:i" + std::to_string(state_.catalog.next_ident())};
-    spec.indexes.push_back(id);
-    ret = padded::create_tables(s, spec);
-    if (ret == 0) ret = create_table(s, id.table.c_str(), kRawTable);
-    state_.allocators[ns] = MmapAllocator(spec.allocator_options());
-  } else {
-    ret = create_table(s, spec.table.c_str(), kRawTable);
+  spec.clustered = options.clustered && !options.padded;
+  if (!spec.clustered) {  // records keyed by RecordId: _id needs an index of its own (unique)
+    spec.indexes.push_back({"_id_", {{"_id", 1}}, true, std::nullopt, "table:i" + std::to_string(state_.catalog.next_ident())});
   }
+  ret = spec.padded ? padded::create_tables(s, spec) : create_table(s, spec.table.c_str(), kRawTable);
+  if (ret == 0 && !spec.clustered) ret = create_table(s, spec.indexes.front().table.c_str(), kRawTable);
+  if (spec.padded) state_.allocators[ns] = MmapAllocator(spec.allocator_options());
+  if (!spec.padded && !spec.clustered) state_.last_record_ids[ns] = 0;
   if (ret == 0) ret = save_catalog_durably(op, spec);
   if (ret != 0) return Status::failed(ret);
   ++state_.metrics.opcounters.command;

@@ -37,6 +37,7 @@ class Ddl {
 
  private:
   int recount(OperationContext& op, const CollectionSpec& coll);
+  int load_last_record_id(WT_CURSOR* c, const std::string& ns);
   // One catalog row in its own transaction, then a log sync.
   int save_catalog_durably(OperationContext& op, const CollectionSpec& coll);
   int commit_catalog_row(OperationContext& op, const CollectionSpec& coll);

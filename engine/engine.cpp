@@ -126,16 +126,18 @@ Document DocumentEngine::coll_stats(const std::string& ns) const {
             {"indexSizes", index_sizes},
             {"ok", 1}};
   }
-  return {{"ns", ns},
-          {"count", counts.count},
-          {"size", counts.data_bytes},
-          {"avgObjSize", counts.count > 0 ? counts.data_bytes / counts.count : 0},
-          {"storageSize", storage},
-          {"nindexes", coll->indexes.size() + 1},  // + the _id index (the record store's key)
-          {"totalIndexSize", total_index},
-          {"indexSizes", index_sizes},
-          {"capped", coll->capped_max_docs > 0},
-          {"ok", 1}};
+  Document stats = {{"ns", ns},
+                    {"count", counts.count},
+                    {"size", counts.data_bytes},
+                    {"avgObjSize", counts.count > 0 ? counts.data_bytes / counts.count : 0},
+                    {"storageSize", storage},
+                    {"nindexes", coll->indexes.size() + (coll->clustered ? 1 : 0)},  // a clustered one's record store is its _id index
+                    {"totalIndexSize", total_index},
+                    {"indexSizes", index_sizes},
+                    {"capped", coll->capped_max_docs > 0},
+                    {"ok", 1}};
+  if (coll->capped_max_docs > 0) stats["max"] = coll->capped_max_docs;
+  return stats;
 }
 
 }  // namespace wtsim::engine

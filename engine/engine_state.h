@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/catalog.h"
+#include "engine/key_string.h"
 #include "engine/deleted_entries.h"
 #include "engine/engine_types.h"
 #include "engine/lock_manager.h"
@@ -36,6 +37,12 @@ struct EngineState {
     assert(coll.padded && allocators.count(coll.ns) == 1);
     return allocators.at(coll.ns);
   }
+  // A new document's record key in a RecordId-keyed collection (neither padded nor clustered).
+  // As MongoDB's, a RecordId of a transaction that rolled back is not handed out again.
+  std::string next_record_key(const CollectionSpec& coll) {
+    assert(!coll.padded && !coll.clustered && last_record_ids.count(coll.ns) == 1);
+    return record_id_key(++last_record_ids[coll.ns]);
+  }
   // The virtual CPU time of a scan that examined `keys` index entries and `docs` documents.
   void pay_scan_cost(uint64_t keys, uint64_t docs, uint64_t deleted_entries = 0) {
     env.cpu->use(config.cost.cpu_per_key_ns * static_cast<sim::Nanos>(keys) +
@@ -58,6 +65,7 @@ struct EngineState {
   Metrics metrics;
   std::map<std::string, CollectionCounts> counts;
   std::map<std::string, MmapAllocator> allocators;  // padded collections
+  std::map<std::string, uint64_t> last_record_ids;   // RecordId-keyed collections: the last one handed out
   DeletedEntries deleted_entries;                    // index tombstones still in WiredTiger's memory
   uint64_t next_object_id = 1;
 };

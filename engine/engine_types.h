@@ -46,7 +46,8 @@ struct FindRequest {
   std::string hint;                                 // index name, or "" to let the planner pick
   bool user_query = true;  // false: a command's own read (findAndModify's), not counted as a query
   // showRecordId: each document gets "$recordId", its place in the record store (a padded
-  // collection's extent << 32 | offset, MMAPv1's DiskLoc; else its record key, in hex).
+  // collection's extent << 32 | offset, MMAPv1's DiskLoc; a clustered one's record key, in hex;
+  // else its RecordId, a number counting up from 1 in insertion order).
   bool show_record_id = false;
 };
 
@@ -103,6 +104,7 @@ struct TtlPassResult {
 struct CollectionOptions {
   uint64_t capped_max_docs = 0;
   bool padded = false;  // the MMAPv1-style record store (collection-level locking, moves)
+  bool clustered = false;  // records keyed by _id, no _id index (never padded)
   bool power_of_2_sizes = false;
   bool no_padding = false;
   MmapAllocator::PaddingRules padding_rules = MmapAllocator::PaddingRules::kV26;

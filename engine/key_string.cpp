@@ -1,5 +1,6 @@
 #include "engine/key_string.h"
 
+#include <cassert>
 #include <cstring>
 
 namespace wtsim::engine {
@@ -60,6 +61,19 @@ std::string key_of(const Document& v) {
   std::string out;
   append_key_value(out, v);
   return out;
+}
+
+std::string record_id_key(uint64_t id) {
+  std::string s;
+  append_u64(s, id);
+  return s;
+}
+
+uint64_t record_id_of(std::string_view rkey) {
+  assert(rkey.size() == 8);
+  uint64_t v = 0;
+  for (const char c : rkey) v = (v << 8) | static_cast<uint8_t>(c);
+  return v;
 }
 
 }  // namespace wtsim::engine

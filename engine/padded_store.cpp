@@ -1,6 +1,7 @@
 #include "engine/padded_store.h"
 
 #include "engine/bson.h"
+#include "engine/key_string.h"
 #include "engine/wt_schema.h"
 
 #include <cassert>
@@ -93,19 +94,9 @@ int write_record(OperationContext& op, const CollectionSpec& coll, const std::st
 std::string free_table(const CollectionSpec& coll) { return coll.table + "-free"; }
 std::string extent_table(const CollectionSpec& coll) { return coll.table + "-extents"; }
 
-std::string rkey_of(RecordLoc loc) {
-  const uint64_t v = loc.packed();
-  std::string s(8, '\0');
-  for (int i = 0; i < 8; ++i) s[i] = static_cast<char>((v >> (56 - 8 * i)) & 0xff);
-  return s;
-}
+std::string rkey_of(RecordLoc loc) { return record_id_key(loc.packed()); }
 
-RecordLoc loc_of(const std::string& rkey) {
-  assert(rkey.size() == 8);
-  uint64_t v = 0;
-  for (char c : rkey) v = (v << 8) | static_cast<uint8_t>(c);
-  return RecordLoc::unpack(v);
-}
+RecordLoc loc_of(const std::string& rkey) { return RecordLoc::unpack(record_id_of(rkey)); }
 
 int create_tables(WT_SESSION* s, const CollectionSpec& coll) {
   int ret = create_table(s, coll.table.c_str(), "key_format=u,value_format=u");

@@ -59,6 +59,24 @@ int fetch(OperationContext& op, const CollectionSpec& coll, const std::string& r
   return 0;
 }
 
+// The record key of the document whose _id is `id`: the _id itself in a clustered collection,
+// else what the _id index holds for it. Empty: no such document.
+int rkey_of_id(OperationContext& op, const CollectionSpec& coll, const Document& id, std::string* rkey) {
+  rkey->clear();
+  if (coll.clustered) return *rkey = record_key(id), 0;
+  assert(!coll.indexes.empty() && coll.indexes.front().is_id());
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.indexes.front().table, &ret);
+  if (c == nullptr) return ret;
+  const std::string entry = key_of(id);  // a unique index's entry is the value alone
+  WT_ITEM key = item_of(entry);
+  c->set_key(c, &key);
+  if ((ret = c->search(c)) != 0) return ret == WT_NOTFOUND ? 0 : ret;
+  WT_ITEM value;
+  if ((ret = c->get_value(c, &value)) == 0) *rkey = string_of(value);
+  return ret;
+}
+
 class Scan {
  public:
   Scan(OperationContext& op, const CollectionSpec& coll, const QueryPlan& plan, const Document& filter, Yielder y)
@@ -84,10 +102,11 @@ class Scan {
  private:
   int id_hack(const Visitor& visit) {
     std::optional<Document> doc;
-    const std::string rkey = record_key(plan_.id);
+    std::string rkey;
     ++stats_.works;
     ++stats_.keys_examined;
-    int ret = fetch(op_, coll_, rkey, &doc);
+    int ret = rkey_of_id(op_, coll_, plan_.id, &rkey);
+    if (ret == 0 && !rkey.empty()) ret = fetch(op_, coll_, rkey, &doc);
     if (ret == 0 && doc) {
       ++stats_.docs_examined;
       if (matches(*doc, filter_)) ++stats_.advanced, visit(rkey, *doc);
@@ -368,6 +387,7 @@ namespace {
 
 Document record_id(const CollectionSpec& coll, const std::string& rkey) {
   if (coll.padded) return static_cast<int64_t>(padded::loc_of(rkey).packed());
+  if (!coll.clustered) return static_cast<int64_t>(record_id_of(rkey));
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
   for (const char c : rkey) hex += {kHex[(c >> 4) & 0xf], kHex[c & 0xf]};

@@ -39,7 +39,7 @@ WriteOutcome DocumentEngine::insert_one(OperationContext& op, const CollectionSp
     *next = doc;
     return 0;
   };
-  const std::string rkey = coll.padded ? std::string() : record_key(doc["_id"]);
+  const std::string rkey = coll.clustered ? record_key(doc["_id"]) : std::string();  // empty: a new record
   return writes_.write_one(op, {coll, rkey}, insert, tickets);
 }
 
@@ -80,7 +80,8 @@ void DocumentEngine::insert_in_groups(OperationContext& op, const CollectionSpec
       if (!docs[end].contains("_id")) docs[end]["_id"] = "oid" + std::to_string(state_.next_object_id++);
       group.push_back(&docs[end]);
     }
-    bool fallback = group.size() < 2 || coll.padded;  // MMAPv1 inserts one at a time
+    // MMAPv1 inserts one at a time, and so does MongoDB into a capped collection.
+    bool fallback = group.size() < 2 || coll.padded || coll.capped_max_docs > 0;
     if (!fallback) result->status = Status::from_wt(writes_.insert_group(op, coll, group, tickets, &fallback));
     if (!result->status.ok()) return;
     if (!fallback) {
@@ -129,7 +130,7 @@ void DocumentEngine::upsert(OperationContext& op, const CollectionSpec& coll, co
     *inc_total = inc;
     return 0;
   };
-  const std::string rkey = coll.padded ? std::string() : record_key(doc["_id"]);
+  const std::string rkey = coll.clustered ? record_key(doc["_id"]) : std::string();  // empty: a new record
   const WriteOutcome outcome = writes_.write_one(op, {coll, rkey}, insert, tickets);
   result->status = outcome.status;
   if (outcome.error.code != ErrorCode::kOk) result->errors.push_back(outcome.error);

@@ -68,12 +68,14 @@ int WriteUnit::apply_record(OperationContext& op, const CollectionSpec& coll, co
   assert(change.current != nullptr || change.next != nullptr);
   out->rkey = rkey;
   if (coll.padded) return apply_padded_record(op, coll, rkey, change, out);
+  assert(!rkey.empty() || (change.current == nullptr && !coll.clustered));
+  if (rkey.empty()) out->rkey = state_.next_record_key(coll);  // a new document
   const std::vector<uint8_t>& bson = change.bytes.next;
   out->size_delta = static_cast<int64_t>(bson.size()) - static_cast<int64_t>(change.current ? change.bytes.current_stored : 0);
   int ret = 0;
   WT_CURSOR* c = op.cursor(coll.table, &ret);
   if (c == nullptr) return ret;
-  WT_ITEM key = item_of(rkey);
+  WT_ITEM key = item_of(out->rkey);
   c->set_key(c, &key);
   if (change.next == nullptr) return c->remove(c);
   WT_ITEM value{};
@@ -162,8 +164,10 @@ int WriteUnit::stage(OperationContext& op, const WriteTarget& target, const Muta
   }
   if (ret != 0 || out->error.code != ErrorCode::kOk) return ret;
   ret = oplog_.append(op, coll, a->current ? &a->current->at("_id") : nullptr, a->next ? &a->bytes.next : nullptr);
+  // A padded (MMAPv1) capped collection is not trimmed: its natural order is not insertion order here.
+  if (ret == 0 && !a->current && a->next && coll.capped_max_docs > 0 && !coll.padded) ret = trim_capped(op, coll, a->placement.rkey, &a->trimmed);
   if (ret != 0) return ret;
-  pay_write_cost(a->next ? a->bytes.next.size() : target.rkey.size(), 1);
+  pay_write_cost(a->next ? a->bytes.next.size() : target.rkey.size(), 1 + a->trimmed.size());
   const CostModel& cost = state_.config.cost;
   state_.env.cpu->use(cost.cpu_per_key_ns * static_cast<sim::Nanos>(a->keys_written) + (a->moved(target.rkey) ? cost.move_ns : 0));
   return 0;
@@ -184,9 +188,11 @@ int WriteUnit::commit_attempt(OperationContext& op, const WriteTarget& target, A
     write.ttl_index = op.ttl_tag->index;
     write.ttl_bound_ms = op.ttl_tag->bound_ms;
   }
+  std::vector<DocWrite> writes = {write};
+  for (const Trimmed& t : a.trimmed) writes.push_back(DocWrite{.ns = coll.ns, .id = &t.doc.at("_id"), .pre_image = &t.doc});
   CommitObserver* observer = state_.env.observer;
   MmapAllocator* alloc = coll.padded ? &state_.allocator(coll) : nullptr;
-  const uint64_t ticket = observer != nullptr ? observer->before_commit({write}, tickets.durable) : 0;
+  const uint64_t ticket = observer != nullptr ? observer->before_commit(writes, tickets.durable) : 0;
   int ret = op.commit();
   if (alloc != nullptr) ret == 0 ? alloc->commit() : alloc->rollback();
   if (observer != nullptr) observer->after_commit(ticket, ret);
@@ -194,9 +200,38 @@ int WriteUnit::commit_attempt(OperationContext& op, const WriteTarget& target, A
   state_.index_edits_committed(op);
   if (a.moved(target.rkey)) ++state_.metrics.record_moves;
   CollectionCounts& counts = state_.counts[coll.ns];
-  counts.count += (a.next ? 1 : 0) - (a.current ? 1 : 0);
+  counts.count += (a.next ? 1 : 0) - (a.current ? 1 : 0) - static_cast<int64_t>(a.trimmed.size());
   counts.data_bytes += a.placement.size_delta;
+  for (const Trimmed& t : a.trimmed) counts.data_bytes -= static_cast<int64_t>(t.stored_bytes);
   if (tickets.durable) tickets.ids.push_back(ticket);
+  return 0;
+}
+
+int WriteUnit::trim_capped(OperationContext& op, const CollectionSpec& coll, const std::string& inserted,
+                           std::vector<Trimmed>* out) {
+  assert(out->empty() && !coll.padded && !coll.clustered && "natural order is insertion order");
+  const int64_t over = state_.counts[coll.ns].count + 1 - static_cast<int64_t>(coll.capped_max_docs);
+  if (over <= 0) return 0;
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr || (ret = c->reset(c)) != 0) return ret;
+  while (static_cast<int64_t>(out->size()) < over && (ret = c->next(c)) == 0) {
+    WT_ITEM key, value;
+    c->get_key(c, &key);
+    c->get_value(c, &value);
+    std::string rkey = string_of(key);
+    if (rkey >= inserted) break;  // never the new document, nor one inserted after it
+    out->push_back({std::move(rkey), record_document(coll, value.data, value.size), value.size});
+  }
+  if (ret != 0 && ret != WT_NOTFOUND) return ret;
+  for (const Trimmed& t : *out) {
+    WT_ITEM key = item_of(t.rkey);
+    c->set_key(c, &key);
+    if ((ret = c->remove(c)) != 0) return ret;
+    WriteError error;
+    if ((ret = apply_indexes(op, coll, {t.rkey, t.rkey, &t.doc, nullptr}, &error)) != 0) return ret;
+    assert(error.code == ErrorCode::kOk);
+  }
   return 0;
 }
 
@@ -261,18 +296,19 @@ int WriteUnit::finish_durable(OperationContext& op, const CommitTickets& tickets
 
 int WriteUnit::stage_group_member(OperationContext& op, const CollectionSpec& coll, const Document& doc,
                                   const RecordBytes& bytes, bool* fallback) {
-  const std::string rkey = record_key(doc["_id"]);
+  // A clustered collection's record key is the _id; otherwise the _id index finds a duplicate.
+  const std::string rkey = coll.clustered ? record_key(doc["_id"]) : std::string();
   int ret = 0;
-  if (read_current(op, coll, rkey, &ret) || ret != 0) {
+  if (coll.clustered && (read_current(op, coll, rkey, &ret) || ret != 0)) {
     *fallback = ret == 0;  // a duplicate _id: one at a time reports it precisely
     return ret;
   }
   RecordPlacement placement;
   WriteError error;
   if ((ret = apply_record(op, coll, rkey, {nullptr, &doc, bytes}, &placement)) == 0) {
-    ret = apply_indexes(op, coll, {rkey, rkey, nullptr, &doc}, &error);
+    ret = apply_indexes(op, coll, {rkey, placement.rkey, nullptr, &doc}, &error);
   }
-  if (ret == 0 && error.code != ErrorCode::kOk) *fallback = true;
+  if (ret == 0 && error.code != ErrorCode::kOk) *fallback = true;  // a duplicate key
   if (ret == 0 && !*fallback) ret = oplog_.append(op, coll, nullptr, &bytes.next);
   return ret;
 }

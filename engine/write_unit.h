@@ -87,6 +87,13 @@ class WriteUnit {
     std::string rkey;  // differs from the old key when a padded record moved; empty: removed
     int64_t size_delta = 0;
   };
+  // A capped collection's oldest document, deleted in the unit of work of the insert that took the
+  // collection past capped_max_docs.
+  struct Trimmed {
+    std::string rkey;
+    Document doc;
+    size_t stored_bytes = 0;
+  };
   // One attempt's images. While a padded record is between slots it counts in moves_in_flight_.
   struct Attempt {
     explicit Attempt(const std::string& rkey) { placement.rkey = rkey; }
@@ -109,6 +116,7 @@ class WriteUnit {
     RecordPlacement placement;
     int64_t inc_total = 0;
     size_t keys_written = 0;
+    std::vector<Trimmed> trimmed;
     int* moves_in_flight = nullptr;
   };
 
@@ -126,6 +134,9 @@ class WriteUnit {
                    RecordPlacement* out);
   int apply_padded_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey,
                           const RecordChange& change, RecordPlacement* out);
+  // Deletes the oldest documents (natural order, before `inserted`) while the collection holds more
+  // than capped_max_docs with the new one. No oplog entry: every member trims its own, as MongoDB's.
+  int trim_capped(OperationContext& op, const CollectionSpec& coll, const std::string& inserted, std::vector<Trimmed>* out);
   int insert_group_attempt(OperationContext& op, const CollectionSpec& coll, const std::vector<Document*>& group,
                            CommitTickets& tickets, bool* fallback);
   // Writes one new document of a group: *fallback when it cannot go in.

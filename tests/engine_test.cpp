@@ -204,13 +204,12 @@ TEST(Engine, DeleteCostsOneSearchAndOneRemovePlusOneRemovePerIndexKey) {
   int64_t removes_before = 0, removes_after = 0;
   h.run([&](OperationContext& op) {
     DocumentEngine& e = h.engine();
-    ASSERT_TRUE(e.create_index(op, kNs, index_on("g")).ok());
-    ASSERT_TRUE(e.insert_many(op, kNs, docs(30), {}).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, docs(30), {}).ok());  // indexes: _id's only
     removes_before = e.server_status(op)["wiredTiger"]["cursor"]["cursor remove calls"].get<int64_t>();
     EXPECT_EQ(e.remove(op, kNs, {{"g", 1}}, false, {}).n, 6u);
     removes_after = e.server_status(op)["wiredTiger"]["cursor"]["cursor remove calls"].get<int64_t>();
   });
-  EXPECT_EQ(removes_after - removes_before, 6 * 2);  // the account's "two remove calls for one delete"
+  EXPECT_EQ(removes_after - removes_before, 6 * 2);  // the account's "two remove calls for one delete": record and _id entry
 }
 
 TEST(Engine, CatalogAndDataSurviveARestart) {
@@ -232,6 +231,92 @@ TEST(Engine, CatalogAndDataSurviveARestart) {
     // New idents never collide with old ones.
     ASSERT_TRUE(e.create_collection(op, "test.other").ok());
     EXPECT_NE(e.catalog().find("test.other")->table, e.catalog().find(kNs)->table);
+  });
+}
+
+std::vector<Document> ids_in_natural_order(DocumentEngine& e, OperationContext& op, const std::string& ns) {
+  std::vector<Document> ids;
+  for (const Document& d : e.find(op, ns, {}).docs) ids.push_back(d.at("_id"));
+  return ids;
+}
+
+// MongoDB's WiredTiger record store keys records by RecordId: a scan returns them as inserted, and
+// the next RecordId follows the highest stored one after a restart.
+TEST(Engine, NaturalOrderIsInsertionOrderAndRecordIdsGoOnAfterARestart) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 3}}, {{"_id", 1}}, {{"_id", 2}}}, {true}).ok());
+    EXPECT_EQ(ids_in_natural_order(e, op, kNs), (std::vector<Document>{3, 1, 2}));
+    ASSERT_TRUE(e.remove(op, kNs, {{"_id", 1}}, true, {true}).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 0}}}, {true}).ok());
+    EXPECT_EQ(ids_in_natural_order(e, op, kNs), (std::vector<Document>{3, 2, 0}));  // no slot reused
+    EXPECT_EQ(e.insert_many(op, kNs, {{{"_id", 2}}}, {true}).errors.at(0).code, ErrorCode::kDuplicateKey);
+    FindRequest by_id;
+    by_id.filter = {{"_id", 0}};
+    by_id.show_record_id = true;
+    const FindResult r = e.find(op, kNs, by_id);
+    ASSERT_EQ(r.docs.size(), 1u);
+    EXPECT_EQ(r.docs[0]["$recordId"], 4);  // the failed duplicate took none
+  });
+  h.reopen();
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", -1}}}, {true}).ok());
+    FindRequest all;
+    all.show_record_id = true;
+    std::vector<Document> record_ids;
+    for (const Document& d : e.find(op, kNs, all).docs) record_ids.push_back(d.at("$recordId"));
+    EXPECT_EQ(record_ids, (std::vector<Document>{1, 3, 4, 5}));
+    EXPECT_TRUE(e.validate(op, kNs).valid);
+  });
+}
+
+// MongoDB's WiredTiger record store deletes a capped collection's oldest documents in the insert
+// that takes it past its maximum (cappedDeleteAsNeeded); an update never does.
+TEST(Engine, ACappedCollectionLosesItsOldestDocumentsToTheInsertPastItsMaximum) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions capped;
+    capped.capped_max_docs = 3;
+    ASSERT_TRUE(e.create_collection(op, kNs, capped).ok());
+    ASSERT_TRUE(e.create_index(op, kNs, index_on("g")).ok());
+    std::vector<Document> five;
+    for (int id = 5; id >= 1; --id) five.push_back({{"_id", id}, {"g", id % 2}});
+    ASSERT_TRUE(e.insert_many(op, kNs, five, {true}).ok());
+    EXPECT_EQ(ids_in_natural_order(e, op, kNs), (std::vector<Document>{3, 2, 1}));
+    EXPECT_EQ(e.coll_stats(kNs)["count"], 3);
+    ASSERT_TRUE(e.update(op, kNs, {{"_id", 3}}, {{"$set", {{"g", 2}}}}, false, false, {true}).ok());
+    EXPECT_EQ(ids_in_natural_order(e, op, kNs), (std::vector<Document>{3, 2, 1}));
+    EXPECT_TRUE(e.validate(op, kNs).valid);  // the trimmed documents' index entries went with them
+  });
+  h.reopen();
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 0}, {"g", 0}}}, {true}).ok());
+    EXPECT_EQ(ids_in_natural_order(e, op, kNs), (std::vector<Document>{2, 1, 0}));
+    EXPECT_EQ(e.coll_stats(kNs)["count"], 3);
+    EXPECT_TRUE(e.validate(op, kNs).valid);
+    CollectionOptions clustered_capped;
+    clustered_capped.clustered = true;
+    clustered_capped.capped_max_docs = 3;
+    EXPECT_EQ(e.create_collection(op, "test.cc", clustered_capped).code, ErrorCode::kInvalidOptions);
+  });
+}
+
+TEST(Engine, AClusteredCollectionIsInIdOrderWithoutAnIdIndex) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions clustered;
+    clustered.clustered = true;
+    ASSERT_TRUE(e.create_collection(op, kNs, clustered).ok());
+    EXPECT_TRUE(e.catalog().find(kNs)->indexes.empty());
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 3}}, {{"_id", 1}}, {{"_id", 2}}}, {true}).ok());
+    EXPECT_EQ(ids_in_natural_order(e, op, kNs), (std::vector<Document>{1, 2, 3}));
+    EXPECT_EQ(e.insert_many(op, kNs, {{{"_id", 2}}}, {true}).errors.at(0).code, ErrorCode::kDuplicateKey);
+    EXPECT_EQ(e.coll_stats(kNs)["nindexes"], 1);
   });
 }
 

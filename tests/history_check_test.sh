@@ -76,7 +76,7 @@ run ack_before_sync.json "$planted" smoke 3 --plant ack_before_sync
 run ttl_wrong_units.json "$planted" ttl_vs_manual_delete 1 --plant ttl_wrong_units --set duration_ms=90000 --set workload.writers=1 \
   --set workload.batch_size=20 --set ttl.expire_after_s=30 --set ttl.monitor_sleep_s=10
 run apply_skips_deletes.json "$planted" replica_set_members 1 --plant apply_skips_deletes --set swarm=null --set fault_plan=[]
-run vote_forgotten.json "$planted" swarm_replica_set 23 --plant vote_forgotten
+run vote_forgotten.json "$planted" swarm_replica_set 56 --plant vote_forgotten
 run majority_counts_primary_twice.json "$planted" failover 2 --plant majority_counts_primary_twice
 run majority_read_skips_wait.json "$planted" failover 2 --plant majority_read_skips_wait
 run ttl_role_read_once.json "$planted" failover 1 --plant ttl_role_read_once

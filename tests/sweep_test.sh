@@ -18,7 +18,7 @@ grep -Eq "^  held +[0-9]+$" "$work/ok.txt" || { echo "FAIL: no held points"; exi
 [ -z "$(ls -A "$work/ok")" ] || { echo "FAIL: held points left traces"; exit 1; }
 
 rc=0
-"$planted" sweep "$script" --plant ddl_acked_before_durable --points 60..70 --jobs 2 --out "$work/bug" >"$work/bug.txt" 2>&1 || rc=$?
+"$planted" sweep "$script" --plant ddl_acked_before_durable --points 70..80 --jobs 2 --out "$work/bug" >"$work/bug.txt" 2>&1 || rc=$?
 cat "$work/bug.txt"
 [ "$rc" -eq 1 ] || { echo "FAIL: the planted bug's sweep exited $rc, not 1"; exit 1; }
 grep -q "violated recovered_state_is_prefix" "$work/bug.txt" || { echo "FAIL: the bug was not caught by its property"; exit 1; }
@@ -32,7 +32,7 @@ done
 [ "$n" -ge 1 ] || { echo "FAIL: no failing point kept its trace"; exit 1; }
 
 rc=0
-"$planted" sweep "$script" --plant ddl_acked_before_durable --points 60..70 --jobs 2 --from-start --out "$work/bug2" >"$work/bug2.txt" 2>&1 || rc=$?
+"$planted" sweep "$script" --plant ddl_acked_before_durable --points 70..80 --jobs 2 --from-start --out "$work/bug2" >"$work/bug2.txt" 2>&1 || rc=$?
 [ "$rc" -eq 1 ] || { cat "$work/bug2.txt"; echo "FAIL: the from-start sweep exited $rc, not 1"; exit 1; }
 [ "$(cd "$work/bug" && ls)" = "$(cd "$work/bug2" && ls)" ] || { echo "FAIL: forked and from-start sweeps failed at different points"; exit 1; }
 for t in "$work"/bug/point-*.json; do

@@ -47,8 +47,8 @@ TEST(Ttl, OnlyDatesBelowTheBoundExpireAndArraysByTheirEarliestDate) {
     EXPECT_EQ(r.indexes, 1u);
     EXPECT_EQ(r.deleted, 2u);
     EXPECT_EQ(ids(e, op), (std::set<std::string>{"new-date", "number", "string", "null", "missing", "array-all-new"}));
-    // Record + one index entry per key: the array document had two keys.
-    EXPECT_EQ(removes_after - removes_before, 1 + 1 + 1 + 2);
+    // Record, _id entry, and one TTL index entry per key: the array document had two keys.
+    EXPECT_EQ(removes_after - removes_before, (1 + 1 + 1) + (1 + 1 + 2));
     EXPECT_EQ(e.metrics().ttl.passes, 1u);
     EXPECT_EQ(e.metrics().ttl.deleted_documents, 2u);
     EXPECT_EQ(e.metrics().opcounters.remove, 0u);  // TTL deletes are not user operations

@@ -188,7 +188,11 @@ void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding
     problems->emplace_back(properties::Property::kTablesVerify, std::string("reading the oplog: ") + wiredtiger_strerror(ret));
     return;
   }
-  for (auto& p : properties::check_oplog(entries, data)) problems->push_back(std::move(p));
+  std::map<std::string, uint64_t> capped;  // the padded record store does not trim
+  for (const auto& [ns, coll] : engine_->catalog().collections()) {
+    if (coll.capped_max_docs > 0 && !coll.padded) capped[ns] = coll.capped_max_docs;
+  }
+  for (auto& p : properties::check_oplog(entries, data, capped)) problems->push_back(std::move(p));
 }
 
 void DocSystem::close() {

@@ -16,7 +16,7 @@ using Fields = std::map<std::string, bool>;
 
 const std::map<std::string, Fields>& commands() {
   static const std::map<std::string, Fields> kCommands = {
-      {"create", {{"ns", true}, {"padded", false}, {"capped_max_docs", false}, {"padding_rules", false}, {"power_of_2_sizes", false}, {"flags", false}}},
+      {"create", {{"ns", true}, {"padded", false}, {"capped_max_docs", false}, {"padding_rules", false}, {"power_of_2_sizes", false}, {"flags", false}, {"clusteredIndex", false}}},
       {"createIndex", {{"ns", true}, {"key", true}, {"name", false}, {"unique", false}, {"expireAfterSeconds", false}, {"partialFilterExpression", false}}},
       {"dropIndex", {{"ns", true}, {"name", true}}},
       {"drop", {{"ns", true}}},
@@ -110,6 +110,9 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
     for (size_t i = 0; i < v.size(); ++i) sim::as_u64(v[i], path + "/" + std::to_string(i));
   }
   if (field == "index") check_coll_mod_index(v, path);
+  if (field == "clusteredIndex") {  // MongoDB 5.3's only form
+    expect_type(v, v == nlohmann::json{{"key", {{"_id", 1}}}, {"unique", true}}, path, "{\"key\": {\"_id\": 1}, \"unique\": true}");
+  }
   if (field == "padding_rules") expect_type(v, v == "1.x" || v == "2.6", path, "\"1.x\" or \"2.6\"");
   if (field == "mode") expect_type(v, v == "drop_unsynced" || v == "torn_prefix" || v == "sector_damage", path, "drop_unsynced, torn_prefix or sector_damage");
 }
@@ -136,7 +139,7 @@ void check_metric_path(const std::string& pointer, const std::string& path) {
       "/serverStatus/metrics/ttl/passes", "/serverStatus/metrics/ttl/deletedDocuments",
       "/serverStatus/metrics/operation/writeConflicts", "/serverStatus/metrics/record/moves"};
   static const std::vector<std::string> kCollStats = {"count", "size", "avgObjSize", "storageSize", "numExtents", "lastExtentSize",
-                                                      "nindexes", "totalIndexSize", "indexSizes", "paddingFactor", "userFlags"};
+                                                      "nindexes", "totalIndexSize", "indexSizes", "paddingFactor", "userFlags", "capped", "max"};
   if (std::find(kServerStatus.begin(), kServerStatus.end(), pointer) != kServerStatus.end()) return;
   const std::string wt = "/serverStatus/wiredTiger/";
   if (pointer.rfind(wt, 0) == 0 && std::count(pointer.begin() + static_cast<long>(wt.size()), pointer.end(), '/') == 1) return;
@@ -287,6 +290,9 @@ ScriptStep step_from(const nlohmann::json& j, size_t index, const std::string& p
   if (step.cmd == "partition") check_partition(step.args, path);
   if (step.cmd == "create" && step.args.contains("flags") && step.args.contains("power_of_2_sizes")) {
     throw JsonError(path + "/flags", "give flags or power_of_2_sizes, not both");
+  }
+  if (step.cmd == "create" && step.args.contains("clusteredIndex") && step.args.value("padded", false)) {
+    throw JsonError(path + "/clusteredIndex", "a padded (MMAPv1) collection cannot be clustered");
   }
   r.reject_unknown();
   return step;

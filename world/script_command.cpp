@@ -98,6 +98,7 @@ engine::FindRequest find_request(const nlohmann::json& args) {
 engine::CollectionOptions collection_options(const nlohmann::json& args) {
   engine::CollectionOptions o;
   o.padded = args.value("padded", false);
+  o.clustered = args.contains("clusteredIndex");
   o.capped_max_docs = args.value("capped_max_docs", uint64_t{0});
   const bool v26 = args.value("padding_rules", "2.6") == "2.6";
   if (!v26) o.padding_rules = engine::MmapAllocator::PaddingRules::kV1x;
@@ -217,7 +218,9 @@ ScriptReply DocSystem::list_indexes(const std::string& ns) {
   if (coll == nullptr) return reply_code("NamespaceNotFound");
   engine::Document docs = engine::Document::array();
   const bool id_listed = std::any_of(coll->indexes.begin(), coll->indexes.end(), [](const engine::IndexSpec& i) { return i.is_id(); });
-  if (!id_listed) docs.push_back({{"key", {{"_id", 1}}}, {"name", "_id_"}, {"ns", ns}});  // the record store's own key
+  if (!id_listed) {  // a clustered collection's record store is its _id index (MongoDB 5.3)
+    docs.push_back({{"key", {{"_id", 1}}}, {"name", "_id_"}, {"ns", ns}, {"unique", true}, {"clustered", true}});
+  }
   for (const engine::IndexSpec& index : coll->indexes) {
     engine::Document key = engine::Document::object();
     if (index.fields.size() == 1) key[index.fields.front().first] = index.fields.front().second;

@@ -16,7 +16,7 @@ TtlSpec as_secondary(TtlSpec spec) {
 }
 
 engine::CollectionOptions options_of(const engine::CollectionSpec& c) {
-  return {c.capped_max_docs, c.padded, c.power_of_2_sizes, c.no_padding, c.padding_rules};
+  return {c.capped_max_docs, c.padded, c.clustered, c.power_of_2_sizes, c.no_padding, c.padding_rules};
 }
 
 }  // namespace
