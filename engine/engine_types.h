@@ -60,6 +60,7 @@ struct FindAndModifyRequest {
   bool remove = false;
   bool return_new = false;  // `new`: the document after the update, not before
   bool upsert = false;
+  Document fields = Document::object();  // the projection of the returned document (engine/projection.h)
 };
 
 struct FindAndModifyResult : WriteResult {  // n is 0 or 1

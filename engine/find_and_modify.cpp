@@ -4,6 +4,7 @@
 #include <cassert>
 
 #include "engine/engine.h"
+#include "engine/projection.h"
 #include "engine/update_ops.h"
 
 namespace wtsim::engine {
@@ -18,6 +19,11 @@ std::string parse_error(const FindAndModifyRequest& r) {
   if (r.upsert) return "Cannot specify both upsert=true and remove=true";
   if (r.return_new) return "Cannot specify both new=true and remove=true; 'remove' always returns the deleted document";
   return "";
+}
+
+// The reply's document under the request's projection.
+void project_value(const FindAndModifyRequest& r, std::optional<Document>* value) {
+  if (*value && !r.fields.empty()) *value = project(**value, r.fields);
 }
 
 }  // namespace
@@ -44,6 +50,11 @@ FindAndModifyResult DocumentEngine::find_and_modify(OperationContext& op, const 
   ++state_.metrics.opcounters.command;
   if (out.message = parse_error(request); !out.message.empty()) {
     out.errors.push_back({0, ErrorCode::kFailedToParse, out.message});
+    return out;
+  }
+  // The projection is parsed with the plan, before any write (getExecutorUpdate/Delete).
+  if (out.message = projection_error(request.fields); !out.message.empty()) {
+    out.errors.push_back({0, ErrorCode::kBadValue, out.message});
     return out;
   }
   const bool may_insert = request.update && request.upsert;
@@ -92,6 +103,7 @@ FindAndModifyResult DocumentEngine::find_and_modify(OperationContext& op, const 
     if (out.ok() && request.return_new) out.value = std::move(inserted);
   }
   finish(op, tickets, &out);
+  project_value(request, &out.value);
   return out;
 }
 

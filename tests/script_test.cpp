@@ -152,6 +152,18 @@ TEST(Script, RunTtlPassDeletesAtOnceByTheWholeSecondsOfTheBound) {
   EXPECT_EQ(held, (std::vector<int64_t>{1, 1}));
 }
 
+// create's clusteredIndex has MongoDB 5.3's one form and no padded collection; findAndModify's
+// fields refuse the projection operators that are not modelled.
+TEST(Script, ClusteredIndexAndProjectionFieldsAreChecked) {
+  EXPECT_EQ(steps_error(R"([{"cmd":"create","ns":"t.c","clusteredIndex":{"key":{"a":1},"unique":true}}])").substr(0, 37),
+            "s.json: /steps/0/clusteredIndex: expe");
+  EXPECT_EQ(steps_error(R"([{"cmd":"create","ns":"t.c","padded":true,"clusteredIndex":{"key":{"_id":1},"unique":true}}])"),
+            "s.json: /steps/0/clusteredIndex: a padded (MMAPv1) collection cannot be clustered");
+  EXPECT_EQ(steps_error(R"([{"cmd":"findAndModify","ns":"t.c","remove":true,"fields":{"a":{"$slice":2}}}])").substr(0, 34),
+            "s.json: /steps/0/fields/a: expecte");
+  EXPECT_EQ(steps_error(R"([{"cmd":"findAndModify","ns":"t.c","remove":true,"fields":{"a":{"$pop":1}}}])"), "");  // MongoDB's BadValue
+}
+
 // {"$fill": [text, n]} writes a big value small; a malformed generator, or create's flags beside
 // power_of_2_sizes, is bad input naming the field; a find's reply holds its documents.
 TEST(Script, FillWritesBigValuesAndBadGeneratorsAreRefused) {

@@ -24,7 +24,7 @@ const std::map<std::string, Fields>& commands() {
       {"insert", {{"ns", true}, {"docs", true}, {"ordered", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"update", {{"ns", true}, {"filter", false}, {"update", true}, {"upsert", false}, {"multi", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"replace", {{"ns", true}, {"filter", false}, {"replacement", true}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
-      {"findAndModify", {{"ns", true}, {"query", false}, {"sort", false}, {"update", false}, {"remove", false}, {"new", false}, {"upsert", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
+      {"findAndModify", {{"ns", true}, {"query", false}, {"sort", false}, {"update", false}, {"remove", false}, {"new", false}, {"upsert", false}, {"fields", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"delete", {{"ns", true}, {"filter", false}, {"many", false}, {"j", false}, {"w", false}, {"wtimeout_ms", false}}},
       {"listIndexes", {{"ns", true}}},
       {"find", {{"ns", true}, {"filter", false}, {"sort", false}, {"limit", false}, {"hint", false}, {"member", false}, {"showRecordId", false}}},
@@ -77,6 +77,16 @@ void check_coll_mod_index(const nlohmann::json& v, const std::string& path) {
   }
 }
 
+// findAndModify's `fields`: numbers and booleans; other values MongoDB refuses with BadValue, as the
+// engine does, except the operators it would run, which are not modelled.
+void check_projection(const nlohmann::json& v, const std::string& path) {
+  expect_type(v, v.is_object(), path, "an object");
+  for (const auto& [field, value] : v.items()) {
+    const bool modelled = !value.is_object() || !(value.contains("$slice") || value.contains("$elemMatch") || value.contains("$meta"));
+    expect_type(value, modelled, path + "/" + field, "a number or a boolean ($slice, $elemMatch and $meta are not modelled)");
+  }
+}
+
 // The types of the fields that have one.
 void check_field(const std::string& field, const nlohmann::json& v, const std::string& path) {
   static const std::vector<std::string> kBools = {"padded", "power_of_2_sizes", "unique", "ordered", "j", "upsert", "multi", "many", "ttlMonitorEnabled", "remove", "new", "usePowerOf2Sizes", "noPadding", "showRecordId"};
@@ -110,6 +120,7 @@ void check_field(const std::string& field, const nlohmann::json& v, const std::s
     for (size_t i = 0; i < v.size(); ++i) sim::as_u64(v[i], path + "/" + std::to_string(i));
   }
   if (field == "index") check_coll_mod_index(v, path);
+  if (field == "fields") check_projection(v, path);
   if (field == "clusteredIndex") {  // MongoDB 5.3's only form
     expect_type(v, v == nlohmann::json{{"key", {{"_id", 1}}}, {"unique", true}}, path, "{\"key\": {\"_id\": 1}, \"unique\": true}");
   }

@@ -164,6 +164,7 @@ engine::FindAndModifyRequest find_and_modify_request(const nlohmann::json& a) {
   request.remove = a.value("remove", false);
   request.return_new = a.value("new", false);
   request.upsert = a.value("upsert", false);
+  request.fields = a.value("fields", engine::Document::object());
   return request;
 }
 
