@@ -93,7 +93,7 @@ Status DocumentEngine::padded_layout(OperationContext& op, const std::string& ns
     c->get_value(c, &value);
     uint32_t bytes = 0;
     padded::decode(value.data, value.size, &bytes);
-    out->records.push_back({padded::loc_of(string_of(key)), bytes});
+    out->records.push_back({padded::loc_of(string_of(key), value.data, value.size), bytes});
   }
   return Status::from_wt(ret == WT_NOTFOUND ? 0 : ret);
 }

@@ -211,8 +211,22 @@ uint64_t MmapAllocator::storage_bytes() const {
   return total;
 }
 
+uint32_t MmapAllocator::append_to_record_list(uint32_t extent) {
+  assert(extent < extents_.size());
+  if (record_list_next_.size() <= extent) record_list_next_.resize(extent + 1, 0);
+  assert(record_list_next_[extent] < UINT32_MAX);
+  return record_list_next_[extent]++;
+}
+
+void MmapAllocator::restore_record_list(uint32_t extent, uint32_t next_place) {
+  assert(extent < extents_.size());
+  if (record_list_next_.size() <= extent) record_list_next_.resize(extent + 1, 0);
+  record_list_next_[extent] = next_place;
+}
+
 void MmapAllocator::restore(std::vector<uint64_t> extents, const std::vector<Region>& free, double padding_factor) {
   extents_ = std::move(extents);
+  record_list_next_.assign(extents_.size(), 0);
   free_.clear();
   for (const Region& r : free) insert_free(r);
   padding_factor_ = padding_factor;

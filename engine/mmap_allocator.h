@@ -53,6 +53,12 @@ class MmapAllocator {
   Region allocate(uint32_t length, std::vector<uint64_t>* new_extents, std::vector<Region>* taken,
                   std::vector<Region>* added);
   void release(const Region& record);
+  // Each extent's record list (MMAPv1's Extent::firstRecord..lastRecord, which a collection scan
+  // walks): a newly placed record goes to the end of its extent's list, whatever its offset, so a
+  // document in a reused slot comes after its extent's older records. Returns its place in that
+  // list; places only grow (gaps, from a rolled-back unit of work, do not change the order).
+  uint32_t append_to_record_list(uint32_t extent);
+  void restore_record_list(uint32_t extent, uint32_t next_place);
 
   // The 2.6 heuristic: successful inserts and in-place updates call padding_fits() (-0.001),
   // moves call padding_too_small() (+0.001 * (min(indexes, 7) + 3)); each acts on one call in four
@@ -98,6 +104,7 @@ class MmapAllocator {
   // Free regions by bucket, each ordered by (length, location) for best fit.
   std::map<int, std::set<std::pair<uint32_t, uint64_t>>> free_;
   double padding_factor_ = 1.0;
+  std::vector<uint32_t> record_list_next_;  // by extent number
   uint64_t fits_calls_ = 0, too_small_calls_ = 0;
 };
 

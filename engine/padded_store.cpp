@@ -23,6 +23,13 @@ uint32_t u32_of(const void* data) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
 }
 
+// The free table's key: the region's DiskLoc, so that regions load in location order.
+std::string free_key(RecordLoc loc) { return record_id_key(loc.packed()); }
+
+// The record table's key: extent, then place in the extent's record list.
+std::string record_key(uint32_t extent, uint32_t place) { return record_id_key((uint64_t{extent} << 32) | place); }
+uint32_t extent_of(const std::string& rkey) { return static_cast<uint32_t>(record_id_of(rkey) >> 32); }
+
 int put_raw(WT_CURSOR* c, const std::string& key, const std::string& value) {
   WT_ITEM k = item_of(key), v = item_of(value);
   c->set_key(c, &k);
@@ -57,10 +64,10 @@ int persist(OperationContext& op, const CollectionSpec& coll, const MmapAllocato
   WT_CURSOR* fr = op.cursor(free_table(coll), &ret);
   if (fr == nullptr) return ret;
   for (const Region& r : taken) {
-    if ((ret = remove_raw(fr, rkey_of(r.loc))) != 0) return ret;
+    if ((ret = remove_raw(fr, free_key(r.loc))) != 0) return ret;
   }
   for (const Region& r : added) {
-    if ((ret = put_raw(fr, rkey_of(r.loc), u32_bytes(r.length))) != 0) return ret;
+    if ((ret = put_raw(fr, free_key(r.loc), u32_bytes(r.length))) != 0) return ret;
   }
   double pf = alloc.padding_factor();
   uint64_t pf_bits = 0;
@@ -68,7 +75,8 @@ int persist(OperationContext& op, const CollectionSpec& coll, const MmapAllocato
   return put_extent_row(ext, kPaddingFactorKey, pf_bits);
 }
 
-int read_length(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, uint32_t* length) {
+// The record's allocated length and DiskLoc.
+int read_region(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, Region* region) {
   int ret = 0;
   WT_CURSOR* c = op.cursor(coll.table, &ret);
   if (c == nullptr) return ret;
@@ -77,16 +85,38 @@ int read_length(OperationContext& op, const CollectionSpec& coll, const std::str
   if ((ret = c->search(c)) != 0) return ret;
   WT_ITEM v;
   if ((ret = c->get_value(c, &v)) != 0) return ret;
-  *length = u32_of(v.data);
+  *region = {loc_of(rkey, v.data, v.size), u32_of(v.data)};
   return 0;
 }
 
-int write_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, uint32_t length,
+int write_record(OperationContext& op, const CollectionSpec& coll, const std::string& rkey, const Region& region,
                  const std::vector<uint8_t>& bson) {
+  assert(extent_of(rkey) == region.loc.extent);
   int ret = 0;
   WT_CURSOR* c = op.cursor(coll.table, &ret);
   if (c == nullptr) return ret;
-  return put_raw(c, rkey, u32_bytes(length) + std::string(bson.begin(), bson.end()));
+  return put_raw(c, rkey, u32_bytes(region.length) + u32_bytes(region.loc.offset) + std::string(bson.begin(), bson.end()));
+}
+
+// The next place in each extent's record list: one after its last record's (at open).
+int load_record_lists(OperationContext& op, const CollectionSpec& coll, MmapAllocator* alloc) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  for (uint32_t extent = 0; c != nullptr && extent < alloc->extents().size(); ++extent) {
+    const std::string after = record_key(extent + 1, 0);
+    WT_ITEM k = item_of(after);
+    c->set_key(c, &k);
+    int exact = 0;
+    ret = c->search_near(c, &exact);
+    if (ret == 0 && exact >= 0) ret = c->prev(c);
+    if (ret == WT_NOTFOUND) continue;
+    if (ret != 0) return ret;
+    WT_ITEM last;
+    if ((ret = c->get_key(c, &last)) != 0) return ret;
+    const uint64_t id = record_id_of(string_of(last));
+    if (static_cast<uint32_t>(id >> 32) == extent) alloc->restore_record_list(extent, static_cast<uint32_t>(id) + 1);
+  }
+  return c == nullptr ? ret : 0;
 }
 
 }  // namespace
@@ -94,9 +124,10 @@ int write_record(OperationContext& op, const CollectionSpec& coll, const std::st
 std::string free_table(const CollectionSpec& coll) { return coll.table + "-free"; }
 std::string extent_table(const CollectionSpec& coll) { return coll.table + "-extents"; }
 
-std::string rkey_of(RecordLoc loc) { return record_id_key(loc.packed()); }
-
-RecordLoc loc_of(const std::string& rkey) { return RecordLoc::unpack(record_id_of(rkey)); }
+RecordLoc loc_of(const std::string& rkey, const void* value, size_t size) {
+  assert(size >= kValueHeaderBytes);
+  return {extent_of(rkey), u32_of(static_cast<const uint8_t*>(value) + 4)};
+}
 
 int create_tables(WT_SESSION* s, const CollectionSpec& coll) {
   int ret = create_table(s, coll.table.c_str(), "key_format=u,value_format=u");
@@ -131,11 +162,11 @@ int load(OperationContext& op, const CollectionSpec& coll, MmapAllocator* alloc)
     WT_ITEM k, v;
     fr->get_key(fr, &k);
     fr->get_value(fr, &v);
-    free.push_back({loc_of(string_of(k)), u32_of(v.data)});
+    free.push_back({RecordLoc::unpack(record_id_of(string_of(k))), u32_of(v.data)});
   }
   if (ret != WT_NOTFOUND) return ret;
   alloc->restore(std::move(extents), free, pf);
-  return 0;
+  return load_record_lists(op, coll, alloc);
 }
 
 namespace {
@@ -147,10 +178,10 @@ int place(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc
   // 1.x's insert calls paddingFits first, a move's reinsert too; 2.6 after a fresh insert only.
   if (alloc.fits_before_sizing()) alloc.padding_fits();
   const Region r = alloc.allocate(alloc.allocation_size(static_cast<uint32_t>(bson.size())), &new_extents, &taken, &added);
-  *rkey = rkey_of(r.loc);
+  *rkey = record_key(r.loc.extent, alloc.append_to_record_list(r.loc.extent));
   *record_bytes = r.length;
   if (fresh && !alloc.fits_before_sizing()) alloc.padding_fits();
-  const int ret = write_record(op, coll, *rkey, r.length, bson);
+  const int ret = write_record(op, coll, *rkey, r, bson);
   return ret != 0 ? ret : persist(op, coll, alloc, new_extents, taken, added);
 }
 
@@ -164,14 +195,16 @@ int insert(OperationContext& op, const CollectionSpec& coll, MmapAllocator& allo
 int update(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc, const std::string& rkey,
            const std::vector<uint8_t>& bson, int indexes, std::string* new_rkey, uint32_t* old_bytes,
            uint32_t* new_bytes, bool* moved) {
-  int ret = read_length(op, coll, rkey, old_bytes);
+  Region old;
+  int ret = read_region(op, coll, rkey, &old);
   if (ret != 0) return ret;
+  *old_bytes = old.length;
   *moved = bson.size() > *old_bytes - MmapAllocator::kRecordHeaderBytes;
   if (!*moved) {  // fits its netLength: in place
     *new_rkey = rkey;
     *new_bytes = *old_bytes;
     alloc.padding_fits();
-    ret = write_record(op, coll, rkey, *old_bytes, bson);
+    ret = write_record(op, coll, rkey, old, bson);
     return ret != 0 ? ret : persist(op, coll, alloc, {}, {}, {});
   }
   alloc.padding_too_small(indexes);
@@ -182,20 +215,21 @@ int update(OperationContext& op, const CollectionSpec& coll, MmapAllocator& allo
 
 int remove(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc, const std::string& rkey,
            uint32_t* record_bytes) {
-  int ret = read_length(op, coll, rkey, record_bytes);
+  Region freed;
+  int ret = read_region(op, coll, rkey, &freed);
   if (ret != 0) return ret;
+  *record_bytes = freed.length;
   WT_CURSOR* c = op.cursor(coll.table, &ret);
   if (c == nullptr) return ret;
   if ((ret = remove_raw(c, rkey)) != 0) return ret;
-  const Region freed{loc_of(rkey), *record_bytes};
   alloc.release(freed);
   return persist(op, coll, alloc, {}, {}, {freed});
 }
 
 Document decode(const void* data, size_t size, uint32_t* record_bytes) {
-  assert(size >= 4);
+  assert(size >= kValueHeaderBytes);
   if (record_bytes != nullptr) *record_bytes = u32_of(data);
-  return from_bson(static_cast<const uint8_t*>(data) + 4, size - 4);
+  return from_bson(static_cast<const uint8_t*>(data) + kValueHeaderBytes, size - kValueHeaderBytes);
 }
 
 }  // namespace wtsim::engine::padded
@@ -214,7 +248,7 @@ Document record_view(const CollectionSpec& coll, const void* data, size_t size, 
 }
 
 std::string_view record_bson(const CollectionSpec& coll, const void* data, size_t size) {
-  const size_t header = coll.padded ? 4 : 0;
+  const size_t header = coll.padded ? padded::kValueHeaderBytes : 0;
   assert(size >= header);
   return {static_cast<const char*>(data) + header, size - header};
 }

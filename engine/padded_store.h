@@ -1,6 +1,8 @@
 #pragma once
-// The MMAPv1-style record store on WiredTiger: records keyed by RecordId (extent, offset) with
-// their allocated length, the free list and the extents in tables of their own, so that a move,
+// The MMAPv1-style record store on WiredTiger: records keyed by (extent, place in that extent's
+// record list), so that a scan in key order is MongoDB's walk of the extent chain and each
+// extent's record list; the value holds the allocated length and the offset (the DiskLoc is
+// (extent, offset)). The free list and the extents are in tables of their own, so that a move,
 // its index rewrites and the free-list change commit atomically in one WiredTiger transaction
 // (WiredTiger's log makes them durable). The placement decisions come from MmapAllocator.
 #include <wiredtiger.h>
@@ -19,8 +21,6 @@ namespace padded {
 
 std::string free_table(const CollectionSpec& coll);
 std::string extent_table(const CollectionSpec& coll);
-std::string rkey_of(RecordLoc loc);
-RecordLoc loc_of(const std::string& rkey);
 
 int create_tables(WT_SESSION* session, const CollectionSpec& coll);
 // Rebuilds the allocator's state from the tables (at open, after recovery).
@@ -36,8 +36,11 @@ int update(OperationContext& op, const CollectionSpec& coll, MmapAllocator& allo
 int remove(OperationContext& op, const CollectionSpec& coll, MmapAllocator& alloc, const std::string& rkey,
            uint32_t* record_bytes);
 
-// A record-table value: 4-byte allocated length, then the BSON.
+// A record-table value: 4-byte allocated length, 4-byte offset in the extent, then the BSON.
+constexpr size_t kValueHeaderBytes = 8;
 Document decode(const void* data, size_t size, uint32_t* record_bytes = nullptr);
+// The record's DiskLoc: the extent from its key, the offset from its value.
+RecordLoc loc_of(const std::string& rkey, const void* value, size_t size);
 
 }  // namespace padded
 

@@ -385,8 +385,19 @@ std::vector<Document>* planted_result_cache(const std::string& ns, const Documen
 
 namespace {
 
-Document record_id(const CollectionSpec& coll, const std::string& rkey) {
-  if (coll.padded) return static_cast<int64_t>(padded::loc_of(rkey).packed());
+Document padded_disk_loc(OperationContext& op, const CollectionSpec& coll, const std::string& rkey) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  if (c == nullptr) return Document();
+  WT_ITEM k = item_of(rkey), v;
+  c->set_key(c, &k);
+  if (c->search(c) != 0 || c->get_value(c, &v) != 0) return Document();
+  return static_cast<int64_t>(padded::loc_of(rkey, v.data, v.size).packed());
+}
+
+// MMAPv1's DiskLoc (extent, offset), packed; WiredTiger's RecordId; a clustered key in hex.
+Document record_id(OperationContext& op, const CollectionSpec& coll, const std::string& rkey) {
+  if (coll.padded) return padded_disk_loc(op, coll, rkey);
   if (!coll.clustered) return static_cast<int64_t>(record_id_of(rkey));
   static constexpr char kHex[] = "0123456789abcdef";
   std::string hex;
@@ -425,7 +436,7 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   const bool early_limit = req.limit > 0 && !plan.sort_in_memory;
   result.status = Status::from_wt(scan.run([&](const std::string& rkey, const Document& doc) {
     result.docs.push_back(doc);
-    if (req.show_record_id) result.docs.back()["$recordId"] = record_id(*coll, rkey);
+    if (req.show_record_id) result.docs.back()["$recordId"] = record_id(op, *coll, rkey);
     return !early_limit || result.docs.size() < req.limit;
   }));
   op.rollback();

@@ -2,6 +2,9 @@
 // extents, free lists, the paddingFactor heuristic, moves, and the layout oracle after each step.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "engine/bson.h"
 #include "engine/mmap_allocator.h"
 #include "engine/padded_store.h"
@@ -259,6 +262,77 @@ TEST(PaddedStore, LayoutAndAllocatorSurviveManyOperationsAndARestart) {
   h.run([&](OperationContext& op) {
     EXPECT_TRUE(layout_problems(h.engine(), op).empty());
     EXPECT_TRUE(h.engine().validate(op, kNs).valid);
+  });
+}
+
+// MMAPv1's collection scan walks the extents in order and each extent's record list, and a new
+// record is appended to its extent's list (r2.6.0 record_store.cpp, _addRecordToRecListInExtent):
+// a document placed in a freed slot comes after its extent's older records, not where the freed
+// one was, and before every record of a later extent.
+struct Placed {
+  std::vector<int> ids;              // natural order
+  std::map<int, int64_t> disk_locs;  // $recordId: extent << 32 | offset
+};
+
+Placed natural_order(DocumentEngine& e, OperationContext& op) {
+  FindRequest all;
+  all.show_record_id = true;
+  Placed out;
+  for (const Document& d : e.find(op, kNs, all).docs) {
+    out.ids.push_back(d.at("_id").get<int>());
+    out.disk_locs[out.ids.back()] = d.at("$recordId").get<int64_t>();
+  }
+  return out;
+}
+
+Document sized_doc(int id) { return {{"_id", id}, {"pad", std::string(1000, 'p')}}; }
+
+TEST(PaddedStore, AReusedSlotComesLastInItsExtentsRecordListAndBeforeLaterExtents) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions options;
+    options.padded = true;
+    ASSERT_TRUE(e.create_collection(op, kNs, options).ok());
+    int next_id = 1;
+    while (e.coll_stats(kNs)["numExtents"].get<int>() < 2) ASSERT_TRUE(e.insert_many(op, kNs, {sized_doc(next_id++)}, {}).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, {sized_doc(next_id++)}, {}).ok());  // two in the second extent
+    const Placed before = natural_order(e, op);
+    ASSERT_EQ(before.ids.front(), 1);
+    ASSERT_GE(before.ids.size(), 4u);
+    for (size_t i = 1; i < before.ids.size(); ++i) ASSERT_LT(before.disk_locs.at(before.ids[i - 1]), before.disk_locs.at(before.ids[i]));
+    ASSERT_TRUE(e.remove(op, kNs, {{"_id", 1}}, true, {}).ok());
+    const int reused = next_id++;
+    ASSERT_TRUE(e.insert_many(op, kNs, {sized_doc(reused)}, {}).ok());
+    const Placed after = natural_order(e, op);
+    EXPECT_EQ(after.disk_locs.at(reused), before.disk_locs.at(1));  // the freed slot, at the first offset
+    std::vector<int> expected;  // extent 0's survivors, the new document, then extent 1's
+    for (const int id : before.ids) {
+      if (id != 1 && (before.disk_locs.at(id) >> 32) == 0) expected.push_back(id);
+    }
+    expected.push_back(reused);
+    for (const int id : before.ids) {
+      if ((before.disk_locs.at(id) >> 32) == 1) expected.push_back(id);
+    }
+    EXPECT_EQ(after.ids, expected);
+    EXPECT_TRUE(layout_problems(e, op).empty());
+  });
+  h.reopen();  // each extent's list goes on from its last record
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    const Placed before = natural_order(e, op);
+    ASSERT_TRUE(e.remove(op, kNs, {{"_id", before.ids.front()}}, true, {}).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, {sized_doc(1000)}, {}).ok());
+    const Placed after = natural_order(e, op);
+    EXPECT_EQ(after.disk_locs.at(1000), before.disk_locs.at(before.ids.front()));
+    EXPECT_EQ(after.ids.size(), before.ids.size());
+    const auto at = std::find(after.ids.begin(), after.ids.end(), 1000);
+    ASSERT_NE(at, after.ids.end());
+    ASSERT_NE(at + 1, after.ids.end());
+    EXPECT_EQ(after.disk_locs.at(*(at + 1)) >> 32, 1);  // last of extent 0
+    EXPECT_EQ(after.disk_locs.at(*(at - 1)) >> 32, 0);
+    EXPECT_TRUE(e.validate(op, kNs).valid);
+    EXPECT_TRUE(layout_problems(e, op).empty());
   });
 }
 
