@@ -15,8 +15,11 @@ For each trace (JSON or JSON Lines) it:
      one primary and one vote per term, every acknowledged w:"majority" write's oplog entry and
      every readConcern "majority" find's read point in the final primary's oplog (from the client
      history and the final_oplog event), and the count of "local" reads that saw a rollback;
-  6. compares its verdict with the trace's: a run the trace calls OK must check here, and a run
-     whose trace reports a durability violation, one_primary_per_term or ttl_safety must fail
+  6. judges every find (a `read` event) from the history alone: each document it returned is a
+     version its snapshot may see (no dirty read, no stale read below the newest commit
+     acknowledged when it began) and matches the filter's plain values;
+  7. compares its verdict with the trace's: a run the trace calls OK must check here, and a run
+     whose trace reports a durability violation, one_primary_per_term, ttl_safety or reads_see_committed must fail
      here too (a TTL delete this checker finds illegal, or one by a member that was not the
      primary).
 Prints one line per trace; exits 1 if any trace disagrees.
@@ -95,7 +98,15 @@ class Checker:
         self.member = member
         self.problems = []
         self.flagged = 0
-        self.commits = {}      # seq -> {"writes"/"delta", "durable", "fate"}
+        self.commits = {}      # seq -> {"writes", "durable", "fate", "ack_order"}
+        self.acks = 0          # commits acknowledged so far, in trace order (a read's snapshot counts them)
+        self.state = {}        # key -> value digest at the last recovery check (None: unknown)
+        self.by_key = {}       # key -> seqs of the commits since that check that write it, ascending
+        self.reads = 0
+        self.found_bad_read = False
+        self.snapshot_digest = None  # the backup's point in time, rebuilt at its backup_pin
+        self.restores = 0
+        self.found_bad_restore = False
         self.base_seq = 0      # commits at or below it are folded into the base
         self.base_sum = 0
         self.last_acked = 0
@@ -125,8 +136,12 @@ class Checker:
             return self.problem(e, "commit %d invoked twice" % seq)
         if self.commits and seq != max(self.commits) + 1 and seq != self.base_seq + 1:
             self.problem(e, "commit %d out of order" % seq)
-        self.commits[seq] = {"durable": d.get("durable", False), "fate": None, "writes": d.get("writes"),
-                             "delta": int(d["delta"], 16) if "delta" in d else None}
+        self.commits[seq] = {"durable": d.get("durable", False), "fate": None, "ack_order": None,
+                             "writes": d["writes"] if "writes" in d else unpack(d["packed"], d["writes_n"])}
+        for key, _new, _old in self.commits[seq]["writes"]:
+            seqs = self.by_key.setdefault(key, [])
+            if not seqs or seqs[-1] != seq:
+                seqs.append(seq)
         if d.get("op") == "catalog":
             self.on_catalog_row(d["row"])
         if d.get("op") == "drop":  # the catalog row and every document of the collection
@@ -147,10 +162,12 @@ class Checker:
             return self.problem(e, "commit %d: fate %r" % (seq, fate))
         c["fate"] = fate
         if fate == "ok":
+            self.acks += 1
+            c["ack_order"] = self.acks
             for key, new, _old in c["writes"] or []:
                 if key.startswith(CATALOG_PREFIX):
                     self.catalog_rows[key] = new  # catalog changes are durable: no crash undoes them
-            if "drop" in c:  # a drop of many documents lists its keys as a range: its row is gone
+            if "drop" in c:  # the collection is gone, its catalog row with it
                 self.catalog_rows[CATALOG_PREFIX + c["drop"]] = None
             self.last_acked = max(self.last_acked, seq)
             if c["durable"]:
@@ -173,21 +190,21 @@ class Checker:
     # --- recovery --------------------------------------------------------------------------
     def rebuild(self, cut, in_doubt_applied):
         """The digest of the base plus every commit up to `cut` that was acknowledged or that
-        the check says it includes. Each write changes it by entry(key, new) - entry(key, old):
-        the history names the value a write replaced, so no state is kept (an insert group's
-        keys are not listed). A wrong `old` cannot hide: the sum would miss the digest of what
+        the check says it includes, and that state key by key (None if the base's is unknown).
+        Each write changes the digest by entry(key, new) - entry(key, old): the history names the
+        value a write replaced. A wrong `old` cannot hide: the sum would miss the digest of what
         was really recovered."""
         total = self.base_sum
+        state = dict(self.state) if self.state is not None else None
         for seq in sorted(s for s in self.commits if s <= cut):
             c = self.commits[seq]
             if c["fate"] != "ok" and seq not in in_doubt_applied:
                 continue
-            if c["writes"] is None:
-                total = (total + c["delta"]) & MASK
-                continue
             for key, new, old in c["writes"]:
                 total = (total + entry(key, new) - entry(key, old)) & MASK
-        return total
+                if state is not None:
+                    state[key] = new
+        return total, state
 
     def on_recovery_check(self, e, violations):
         d = e["details"]
@@ -199,7 +216,7 @@ class Checker:
         for seq in applied:
             if self.commits.get(seq, {}).get("fate") == "ok":
                 self.problem(e, "commit %d is listed in doubt but was acknowledged" % seq)
-        total = self.rebuild(cut, applied)
+        total, state = self.rebuild(cut, applied)
         matches = hex16(total) == d["state_digest"] and cut >= self.durable_point
         lost = [s for s, c in self.commits.items() if s > cut and c["fate"] == "ok"]
         lost_durable = [s for s in lost if self.commits[s]["durable"] or s <= self.durable_point]
@@ -219,12 +236,14 @@ class Checker:
         self.found_durability_violation |= violated
         # The recovered state is the new base; every commit so far is settled.
         self.base_sum = int(d["state_digest"], 16)
+        self.state = {k: v for k, v in state.items() if v is not None} if state is not None and not violated else None
         self.base_seq = max([self.base_seq] + list(self.commits))
         self.commits = {}
+        self.by_key = {}
         self.last_acked = self.durable_point = self.base_seq
 
     def on_final_check(self, e):
-        total = self.rebuild(max([self.base_seq] + list(self.commits)), set())
+        total, _ = self.rebuild(max([self.base_seq] + list(self.commits)), set())
         if any(c["fate"] != "ok" for c in self.commits.values()):
             return  # commits in doubt: the clean reopen's recovery check decides
         if hex16(total) != e["details"]["state_digest"]:
@@ -232,6 +251,76 @@ class Checker:
         elif self.documents_digest is None:  # the final check, not the clean reopen's
             catalog = sum(entry(k, v) for k, v in self.catalog_rows.items())
             self.documents_digest = hex16((total - catalog) & MASK)
+
+    # --- reads -----------------------------------------------------------------------------
+    def readable(self, key, snapshot):
+        """The value digests a read that began after `snapshot` acknowledgements may return for
+        `key`: the newest commit on it (by seq) acknowledged by then, or the state at the last
+        check if none was, and every later commit on it so far (None: absent)."""
+        versions = []  # (seq, the commit's last write of key, acked within the snapshot)
+        for seq in self.by_key.get(key, []):
+            c = self.commits[seq]
+            last = [new for k, new, _old in c["writes"] if k == key]
+            versions.append((seq, last[-1], c["ack_order"] is not None and c["ack_order"] <= snapshot))
+        seen = [i for i, v in enumerate(versions) if v[2]]
+        if seen:
+            return {v[1] for v in versions[seen[-1]:]}
+        return {self.state.get(key)} | {v[1] for v in versions}
+
+    def on_read(self, e):
+        d = e["details"]
+        self.reads += 1
+        if d["snapshot"] > self.acks:
+            return self.problem(e, "a read at snapshot %d, after only %d acknowledgements" % (d["snapshot"], self.acks))
+        flagged = self.flagged
+        for key, digest, fields in d["docs"]:
+            if not key.startswith(d["ns"] + "|"):
+                self.problem(e, "a find of %s returned %s" % (d["ns"], key))
+            for field, wanted in d["filter"].items():
+                if isinstance(wanted, dict) and wanted and next(iter(wanted)).startswith("$"):
+                    continue  # operators are not judged here
+                value = fields.get(field, MISSING)
+                if value != wanted and not (isinstance(value, list) and wanted in value):
+                    self.problem(e, "find %s returned %s, whose %s is %s" % (json.dumps(d["filter"]), key, field,
+                                                                             "missing" if value is MISSING else json.dumps(value)))
+            if self.state is None:
+                continue  # the base is unknown after a failed check: versions cannot be judged
+            allowed = self.readable(key, d["snapshot"])
+            if digest not in allowed:
+                self.problem(e, "find returned %s = %s, a version its snapshot %d may not see (it may: %s)"
+                             % (key, digest, d["snapshot"], ", ".join(sorted(str(a) for a in allowed))))
+        self.found_bad_read |= self.flagged > flagged
+
+    # --- backups ---------------------------------------------------------------------------
+    def on_backup_pin(self, e):
+        """The snapshot holds the last check's state and every commit up to snapshot_seq that
+        completed ok or is still open; this checker finds the open ones itself."""
+        d = e["details"]
+        snap = d["snapshot_seq"]
+        pending = sorted(seq for seq, c in self.commits.items() if seq <= snap and c["fate"] is None)
+        if pending != sorted(d["pending"]):
+            self.problem(e, "backup_pin lists pending commits %s, the history has %s open" % (d["pending"][:5], pending[:5]))
+        if self.state is None:
+            self.snapshot_digest = None
+            return
+        _total, state = self.rebuild(snap, set(pending))
+        self.snapshot_digest = hex16(sum(entry(k, v) for k, v in state.items()) & MASK)
+
+    def on_restore_checked(self, e):
+        d = e["details"]
+        self.restores += 1
+        if "error" in d:  # a copy that cannot be opened or read is not the snapshot
+            if d["ok"]:
+                self.problem(e, "restore_checked says ok, but the copy could not be read: %s" % d["error"])
+            self.found_bad_restore = True
+            return
+        if self.snapshot_digest is None:
+            return  # no pin seen, or the base is unknown: the trace's word
+        holds = d["state_digest"] == self.snapshot_digest
+        if d["ok"] != holds:
+            self.problem(e, "restore_checked says ok=%s, but the restored digest %s %s the snapshot's %s per the history"
+                         % (d["ok"], d["state_digest"], "is" if holds else "is not", self.snapshot_digest))
+        self.found_bad_restore |= not holds
 
     # --- TTL -------------------------------------------------------------------------------
     def on_catalog_row(self, row):
@@ -326,10 +415,37 @@ class Checker:
             self.on_recovery_check(e, violations)
         elif k == "final_check":
             self.on_final_check(e)
+        elif k == "read":
+            self.on_read(e)
+        elif k == "backup_pin":
+            self.on_backup_pin(e)
+        elif k == "restore_checked":
+            self.on_restore_checked(e)
         elif k == "ttl_pass_start":
             self.passes[e["actor"]] = e["details"]["now_ms"]
         elif k == "ttl_pass":
             self.passes.pop(e["actor"], None)
+
+
+MISSING = object()
+
+
+def unpack(packed, n):
+    """A big commit's writes, [key, new, old] each, from its packed form."""
+    if "id_range" in packed:
+        first, last = packed["id_range"]
+        ids = [str(i) for i in range(first, last + 1)]
+    else:
+        ids = packed["ids"]
+    if len(ids) != n:
+        raise ValueError("a packed commit lists %d keys, writes_n says %d" % (len(ids), n))
+    def digests(s):
+        if s is None:
+            return [None] * n
+        if len(s) != 16 * n:
+            raise ValueError("a packed digest string of %d characters for %d writes" % (len(s), n))
+        return [None if s[i:i + 16] == "-" * 16 else s[i:i + 16] for i in range(0, len(s), 16)]
+    return [[packed["prefix"] + k, new, old] for k, new, old in zip(ids, digests(packed["new"]), digests(packed["old"]))]
 
 
 def member_of(e):
@@ -353,6 +469,11 @@ class Judgement:
         self.flagged = sum(c.flagged for c in self.members)
         self.checks = sum(c.checks for c in self.members)
         self.ttl_deletes = sum(c.ttl_deletes for c in self.members)
+        self.reads = sum(c.reads for c in self.members)
+        found_bad_read = self.found_bad_read = any(c.found_bad_read for c in self.members)
+        self.restores = sum(c.restores for c in self.members)
+        found_bad_restore = self.found_bad_restore = any(c.found_bad_restore for c in self.members)
+        failed_restores = [e for e in self.t["events"] if e["kind"] == "restore_checked" and not e["details"]["ok"]]
         self.found_durability_violation = any(getattr(c, "found_durability_violation", False) for c in self.members)
         self.judge_convergence()
         self.judge_elections()
@@ -360,6 +481,10 @@ class Judgement:
         reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
         self.judge_ttl_primaries(reported)
         found_ttl = self.found_ttl_off_primary or any(c.found_ttl_problem for c in self.members)
+        if "backup_restores_snapshot" in reported and failed_restores and not found_bad_restore:
+            self.problems.insert(0, "the trace reports backup_restores_snapshot, this checker finds the restore is the snapshot")
+        if "reads_see_committed" in reported and not found_bad_read:
+            self.problems.insert(0, "the trace reports reads_see_committed, this checker finds every read legal")
         if "ttl_safety" in reported and not found_ttl:
             self.problems.insert(0, "the trace reports ttl_safety, this checker finds every TTL delete legal")
         if self.t["verdict"]["ok"] and self.problems:
@@ -503,15 +628,16 @@ def main(argv):
         c = Judgement(read_trace(path))
         c.run()
         caught = c.flagged > 0 or c.found_durability_violation or c.found_divergence or c.found_two_primaries or \
-            c.found_lost_majority_write or c.found_rolled_back_read or c.found_ttl_off_primary
+            c.found_lost_majority_write or c.found_rolled_back_read or c.found_ttl_off_primary or \
+            c.found_bad_read or c.found_bad_restore
         verdict_ok = c.t["verdict"]["ok"]
         if expect_violation:
             bad = not caught
         else:
             bad = bool(c.problems)
         status = "FAIL" if bad else "ok  "
-        print("%s %s: %d events, %d recovery checks, %d TTL deletes decided; trace %s; %s" % (
-            status, path, len(c.t["events"]), c.checks, c.ttl_deletes, "OK" if verdict_ok else "violations",
+        print("%s %s: %d events, %d recovery checks, %d TTL deletes, %d reads, %d restores decided; trace %s; %s" % (
+            status, path, len(c.t["events"]), c.checks, c.ttl_deletes, c.reads, c.restores, "OK" if verdict_ok else "violations",
             "; ".join(c.problems) if c.problems else ("caught" if caught else "history agrees")))
         failed |= bad
     return 1 if failed else 0

@@ -2,8 +2,8 @@
 # traces.history_check: the independent checker (tests/history_check.py, no project code) agrees
 # with wtsim's verdict on real traces of every workload, and is not vacuous: it flags edited
 # histories (with the hash recomputed, so only the history is wrong) and the traces of planted
-# bugs on its own evidence (durability, TTL safety, a replica set's convergence, one primary per
-# term, majority writes that survive, TTL deletes only by a primary), not by reading the trace's verdict.
+# bugs on its own evidence (durability, TTL safety, reads, a replica set's convergence, one primary
+# per term, majority writes that survive, TTL deletes only by a primary), not by reading the trace's verdict.
 # Usage: history_check_test.sh WTSIM WTSIM_PLANTED SOURCE_DIR
 set -euo pipefail
 wtsim=$1 planted=$2 src=$3
@@ -38,7 +38,7 @@ crashed=$(grep -l '"kind":"crash"' "$work"/*.json* | wc -l)
 # 2. Edited histories are caught (the hash recomputed by the checker's own rule).
 mkdir "$work/edited"
 "$py" - "$work/fault_mix_3.json" "$work/swarm_ttl_2.json" "$work/edited" "$src/tests/history_check.py" "$work/replica_set_members.json" \
-  "$work/failover.json" "$work/script_step_down.json" <<'PY'
+  "$work/failover.json" "$work/script_step_down.json" "$work/documents.json" "$work/backup_release.json" <<'PY'
 import json, sys, importlib.util
 spec = importlib.util.spec_from_file_location("hc", sys.argv[4]); hc = importlib.util.module_from_spec(spec); spec.loader.exec_module(hc)
 def save(t, name):
@@ -64,6 +64,38 @@ t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "primary_wri
 # A script's acknowledged w:"majority" write whose entry the final oplog does not hold (its term edited).
 sd = json.load(open(sys.argv[7]))
 t = json.loads(json.dumps(sd)); e = first(t, lambda e: e["kind"] == "script_step" and e["details"].get("w") == "majority"); e["details"]["entry"]["term"] = 99; save(t, "script_majority_write_lost.json")
+# Reads: a document no commit wrote (a dirty read), an older version than the snapshot allows (a
+# stale read), a document whose field does not match the filter.
+dc = json.load(open(sys.argv[8]))
+def read_with_docs(t):
+    return first(t, lambda e: e["kind"] == "read" and e["details"]["docs"] and e["details"]["filter"])
+t = json.loads(json.dumps(dc)); read_with_docs(t)["details"]["docs"][0][1] = "f" * 16; save(t, "dirty_read.json")
+t = json.loads(json.dumps(dc)); r = read_with_docs(t)["details"]; field = next(iter(r["filter"])); r["docs"][0][2][field] = "not the filter's"; save(t, "read_off_filter.json")
+t = json.loads(json.dumps(dc))
+# A read of a key that a commit acknowledged within its snapshot had overwritten, edited to return
+# the value that commit replaced.
+overwritten = {}  # key -> (the value an acknowledged update replaced, the acknowledgements by then)
+acks = 0
+for e in t["events"]:
+    d = e.get("details") or {}
+    if d.get("member", 0) != 0 or d.get("fate") != "ok" and e["kind"] != "read":
+        continue
+    if e["kind"] in ("commit", "complete"):
+        acks += 1
+    if e["kind"] == "commit":
+        for key, new, old in d.get("writes", []):
+            if old is not None and new is not None:
+                overwritten[key] = (old, acks)
+    hit = [x for x in d["docs"] if x[0] in overwritten and d["snapshot"] >= overwritten[x[0]][1]] if e["kind"] == "read" else []
+    if hit and hit[0][1] != overwritten[hit[0][0]][0]:
+        hit[0][1] = overwritten[hit[0][0]][0]
+        save(t, "stale_read.json")
+        break
+else:
+    raise SystemExit("no read of an overwritten key in documents.json: the stale-read edit needs one")
+# A restore that the trace calls the snapshot, with another digest than the history's snapshot.
+br = json.load(open(sys.argv[9]))
+t = json.loads(json.dumps(br)); first(t, lambda e: e["kind"] == "restore_checked")["details"]["state_digest"] = "0" * 16; save(t, "restore_digest.json")
 PY
 for f in "$work"/edited/*.json; do
   if "$py" "$src/tests/history_check.py" "$f" >"$work/out" 2>&1; then fail "edited history $(basename "$f") passed: $(cat "$work/out")"; fi
@@ -80,8 +112,11 @@ run vote_forgotten.json "$planted" swarm_replica_set 56 --plant vote_forgotten
 run majority_counts_primary_twice.json "$planted" failover 2 --plant majority_counts_primary_twice
 run majority_read_skips_wait.json "$planted" failover 2 --plant majority_read_skips_wait
 run ttl_role_read_once.json "$planted" failover 1 --plant ttl_role_read_once
+run find_results_cached.json "$planted" documents 1 --plant find_results_cached --set duration_ms=3000
+run release_before_copy.json "$planted" backup_release 1 --plant release_before_copy --set duration_ms=60000 --set backup.start_ms=20000 \
+  --set backup.copy_mb_per_s=1 --set node.checkpoint_interval_ms=500
 "$py" "$src/tests/history_check.py" --expect-violation "$work/ack_before_sync.json" "$work/ttl_wrong_units.json" "$work/apply_skips_deletes.json" \
   "$work/vote_forgotten.json" "$work/majority_counts_primary_twice.json" "$work/majority_read_skips_wait.json" \
-  "$work/ttl_role_read_once.json" ||
+  "$work/ttl_role_read_once.json" "$work/find_results_cached.json" "$work/release_before_copy.json" ||
   fail "the checker missed a planted bug"
 echo "history_check: agreement, edited histories and planted bugs as expected"

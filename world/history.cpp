@@ -24,24 +24,65 @@ std::string History::state_digest(const models::KvState& state) {
   return hex16(sum);
 }
 
+namespace {
+
+// A packed digest list: 16 hex digits per write, "-" x 16 for an absent value; null if all are absent.
+nlohmann::json packed_digests(const std::vector<nlohmann::json>& digests) {
+  std::string out;
+  bool any = false;
+  for (const nlohmann::json& d : digests) {
+    any = any || !d.is_null();
+    out += d.is_null() ? std::string(16, '-') : d.get<std::string>();
+  }
+  return any ? nlohmann::json(out) : nlohmann::json(nullptr);
+}
+
+// A group's keys: the prefix they share up to its first '|' (a collection's "ns|"), then the
+// rest of each key, or [first, last] when the rests are consecutive whole numbers (an insert group).
+void pack_keys(const std::vector<models::KvWrite>& writes, nlohmann::json* packed) {
+  const std::string& first = writes.front().key;
+  std::string prefix = first.substr(0, first.find('|') == std::string::npos ? 0 : first.find('|') + 1);
+  for (const models::KvWrite& w : writes) {
+    if (w.key.rfind(prefix, 0) != 0) prefix.clear();
+  }
+  std::vector<std::string> rests;
+  bool consecutive = true;
+  for (const models::KvWrite& w : writes) {
+    rests.push_back(w.key.substr(prefix.size()));
+    const std::string& r = rests.back();
+    const bool whole = !r.empty() && r.size() < 19 && r.find_first_not_of("0123456789") == std::string::npos && (r == "0" || r[0] != '0');
+    consecutive = consecutive && whole && (rests.size() == 1 || std::stoull(r) == std::stoull(rests[rests.size() - 2]) + 1);
+  }
+  (*packed)["prefix"] = prefix;
+  if (consecutive) {
+    (*packed)["id_range"] = {std::stoull(rests.front()), std::stoull(rests.back())};
+  } else {
+    (*packed)["ids"] = rests;
+  }
+}
+
+}  // namespace
+
 uint64_t History::invoke(std::vector<models::KvWrite> writes, bool durable, nlohmann::json details) {
   assert(!writes.empty());
   assert(details.is_object() && !details.contains("seq") && !details.contains("writes"));
   // Each write: [key, new value's digest, the digest of the value it replaces] (null: absent).
-  nlohmann::json listed = nlohmann::json::array();
-  uint64_t delta = 0;
+  // A bigger group lists the same, packed: its keys, then the new and the old digests.
+  std::vector<nlohmann::json> news, olds;
   for (const models::KvWrite& w : writes) {
-    const std::string* after = w.value ? &*w.value : nullptr;
-    const std::string* before = model_.latest(w.key);  // read before begin_commit adds this write
-    delta += entry(w.key, after) - entry(w.key, before);
-    if (writes.size() <= kWritesListedMax) listed.push_back({w.key, value_digest(after), value_digest(before)});
+    news.push_back(value_digest(w.value ? &*w.value : nullptr));
+    olds.push_back(value_digest(model_.latest(w.key)));  // read before begin_commit adds this write
   }
   if (writes.size() > kWritesListedMax) {
+    nlohmann::json packed = nlohmann::json::object();
+    pack_keys(writes, &packed);
+    packed["new"] = packed_digests(news);
+    packed["old"] = packed_digests(olds);
     details["writes_n"] = writes.size();
-    details["first_key"] = writes.front().key;
-    details["last_key"] = writes.back().key;
-    details["delta"] = hex16(delta);
+    details["packed"] = std::move(packed);
   } else {
+    nlohmann::json listed = nlohmann::json::array();
+    for (size_t i = 0; i < writes.size(); ++i) listed.push_back({writes[i].key, news[i], olds[i]});
     details["writes"] = std::move(listed);
   }
   const uint64_t seq = model_.begin_commit(std::move(writes), durable);
@@ -103,6 +144,21 @@ void History::close_fenced() {
 void History::rebased(models::KvState state) {
   assert(open_.empty() && "close_fenced() before the check's event");
   model_.rebase(std::move(state));
+}
+
+void History::read(uint64_t snapshot, nlohmann::json details) {
+  assert(details.is_object() && details.contains("ns") && details.contains("docs") && !details.contains("snapshot"));
+  assert(details["docs"].size() <= kReadDocsListedMax);
+  details["snapshot"] = snapshot;
+  event("read", std::move(details));
+}
+
+void History::snapshot_pinned(uint64_t snapshot_seq) {
+  nlohmann::json pending = nlohmann::json::array();
+  for (const uint64_t seq : open_) {
+    if (seq <= snapshot_seq) pending.push_back(seq);
+  }
+  event("backup_pin", {{"snapshot_seq", snapshot_seq}, {"pending", std::move(pending)}});
 }
 
 uint64_t History::flush_started() {

@@ -2,6 +2,7 @@
 // The client history in the trace (docs/reference/trace-format.md, "Checking a trace yourself"). Each commit has:
 // - its invocation (`commit`: seq, durable, every key it writes with a digest of each value);
 // - its completion (`complete`: fate ok, or info when it may or may not have happened);
+// - each find's result (`read`: its snapshot, each document's key and value digest);
 // - the journal flushes that make non-durable commits durable (`flush_start`, `flush_end`).
 // A recovered state is given by its digest. The model judges, and this records what it judged,
 // so that a reader sharing no code with the project can judge again. Every model transition of
@@ -43,9 +44,18 @@ class History {
   void flush_returned(uint64_t covers, int ret);
   size_t open_commits() const { return open_.size(); }
 
-  // A commit lists its writes up to this many; a bigger one (an insert group) gives their count,
-  // first and last key and the digest change they make.
+  // A commit lists its writes up to this many; a bigger one (an insert group, a drop) gives their
+  // count and `packed`: the keys' shared prefix, the rest of each key (or a range of whole
+  // numbers), and the new and old value digests as one string each.
   static constexpr size_t kWritesListedMax = 4;
+  // A find completed (`read`): `snapshot` is the number of commits acknowledged when it began
+  // (the model's read token); `details` hold ns, filter and docs ([key, value digest, the
+  // document's fields the filter names] each), so that a reader can judge the read alone.
+  void read(uint64_t snapshot, nlohmann::json details);
+  // A hot backup's point in time (`backup_pin`): it holds every commit up to `snapshot_seq` that
+  // is acknowledged or still open (`pending`), none in doubt.
+  void snapshot_pinned(uint64_t snapshot_seq);
+  static constexpr size_t kReadDocsListedMax = 10000;
 
   // 16 hex digits of FNV-1a 64 over the value's bytes; null for an absent value (a delete).
   static nlohmann::json value_digest(const std::string* value);

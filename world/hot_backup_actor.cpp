@@ -211,6 +211,7 @@ int HotBackupActor::point_in_time(models::KvState* expected, const std::function
   return with_commits_held([&] {
     snapshot_seq_ = host_.model().next_seq() - 1;
     *expected = host_.model().committed_state();
+    host_.history().snapshot_pinned(snapshot_seq_);
     return checkpoint();
   });
 }
@@ -275,11 +276,12 @@ void HotBackupActor::check_restore(const models::KvState& expected) {
     faults::SimFileSystem fs(*destination_, nullptr, "/wtsim/restore" + std::to_string(++restores));
     engine::WtConnection conn;
     int ret = conn.open(fs, engine::WtConfig{});
-    if (ret != 0) return restore_failed(std::string("open: ") + wiredtiger_strerror(ret));
+    if (ret != 0) return restore_unreadable(std::string("open: ") + wiredtiger_strerror(ret), round);
     models::KvState state;
     ret = read_restored(conn.get(), &state, round == 0);
-    if (ret != 0) return restore_failed(std::string("read: ") + wiredtiger_strerror(ret));
+    if (ret != 0) return restore_unreadable(std::string("read: ") + wiredtiger_strerror(ret), round);
     if (state != expected) {
+      restore_checked(state, false, round);
       return restore_failed("round " + std::to_string(round) + ": " + std::to_string(state.size()) + " documents, the snapshot has " +
                             std::to_string(expected.size()));
     }
@@ -290,14 +292,25 @@ void HotBackupActor::check_restore(const models::KvState& expected) {
     }
     if (ret != 0) return restore_failed(std::string("checkpoint or verify: ") + wiredtiger_strerror(ret));
   }
+  restore_checked(expected, true, 1);
+}
+
+// A restore that cannot be opened or read is not the snapshot.
+void HotBackupActor::restore_unreadable(const std::string& error, int round) {
+  event("backup", "restore_checked", {{"snapshot_seq", snapshot_seq_}, {"error", error}, {"ok", false}, {"round", round}});
+  restore_failed(error);
+}
+
+// What the restore held (its digest, for a reader who rebuilds the snapshot from the history).
+void HotBackupActor::restore_checked(const models::KvState& restored, bool ok, int round) {
   nlohmann::json collections = nlohmann::json::object();
-  for (const auto& [key, value] : expected) {
+  for (const auto& [key, value] : restored) {
     const std::string ns = key.substr(0, key.find('|'));
     collections[ns] = collections.value(ns, 0) + 1;
   }
   event("backup", "restore_checked",
-                       {{"documents", expected.size()}, {"snapshot_seq", snapshot_seq_}, {"collections", collections},
-                        {"state_digest", History::state_digest(expected)}});
+        {{"documents", restored.size()}, {"snapshot_seq", snapshot_seq_}, {"collections", collections},
+         {"state_digest", History::state_digest(restored)}, {"ok", ok}, {"round", round}});
 }
 
 // Reads the restored collections through their catalog. The first time, the oplog (never

@@ -67,6 +67,8 @@ class HotBackupActor {
   int release_tables(engine::OperationContext& op, uint64_t* copied);
   void check_restore(const models::KvState& expected);
   int read_restored(WT_CONNECTION* conn, models::KvState* out, bool first);
+  void restore_checked(const models::KvState& restored, bool ok, int round);
+  void restore_unreadable(const std::string& error, int round);
   void restore_failed(const std::string& detail) { finding_(properties::Property::kBackupRestoresSnapshot, detail); }
   // A backup event; another member's say which member.
   void event(const std::string& actor, const char* kind, nlohmann::json details);
