@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cassert>
 #include <cerrno>
+#include <cstdlib>
+
+#include "sim/wt_threads.h"
 
 namespace wtsim::faults {
 namespace {
@@ -12,6 +15,7 @@ namespace {
 bool triggers_well_formed(const FaultPlan& plan) {
   for (const Fault& f : plan.faults) {
     if (f.at_disk_op && *f.at_disk_op == 0) return false;
+    if (f.after && (f.kind != FaultKind::kCrash || f.at_disk_op || f.at_ns || f.after->nth == 0)) return false;
     const bool window = f.kind == FaultKind::kDiskFull || f.kind == FaultKind::kLatency;
     if (window && (!f.at_ns || f.until_ns <= *f.at_ns)) return false;
   }
@@ -26,6 +30,7 @@ void FaultInjector::add(const Fault& fault) {
   matched_.push_back(0);
   spent_.push_back(false);
   started_at_op_.push_back(0);
+  armed_at_op_.push_back(0);
   assert(triggers_well_formed(plan_));
 }
 
@@ -46,7 +51,8 @@ FaultInjector::FaultInjector(FaultPlan plan)
     : plan_(std::move(plan)),
       matched_(plan_.faults.size(), 0),
       spent_(plan_.faults.size(), false),
-      started_at_op_(plan_.faults.size(), 0) {
+      started_at_op_(plan_.faults.size(), 0),
+      armed_at_op_(plan_.faults.size(), 0) {
   assert(triggers_well_formed(plan_));
 }
 
@@ -64,17 +70,49 @@ bool FaultInjector::matches(const Fault& f, FsOp op, const std::string& file) co
   }
 }
 
+void FaultInjector::note(CrashAnchor event) { note_event(event, mutating_ops_ + 1); }
+
+void FaultInjector::note_event(CrashAnchor event, uint64_t first_op) {
+  const size_t e = static_cast<size_t>(event);
+  assert(e < anchor_counts_.size());
+  const uint64_t nth = ++anchor_counts_[e];
+  for (size_t i = 0; i < plan_.faults.size(); ++i) {
+    const Fault& f = plan_.faults[i];
+    if (spent_[i] || !f.after || f.after->event != event || f.after->nth != nth) continue;
+    assert(armed_at_op_[i] == 0 && "an anchor's nth occurrence comes once");
+    armed_at_op_[i] = first_op + f.after->disk_ops;
+  }
+}
+
+void FaultInjector::note_anchors(FsOp op, const std::string& file, const std::string& actor) {
+  assert(op != FsOp::kRead);
+  const bool log_file = file.rfind("WiredTigerLog.", 0) == 0;
+  if (op == FsOp::kCreate && log_file && std::strtoull(file.c_str() + file.find('.') + 1, nullptr, 10) > 1) {
+    note_event(CrashAnchor::kLogSwitch, mutating_ops_);
+  }
+  const bool evicting = sim::wt_threads::in_eviction() || actor.rfind("wt:evict", 0) == 0;
+  if (evicting && !evicting_) note_event(CrashAnchor::kEvictionPass, mutating_ops_);
+  evicting_ = evicting;
+}
+
+uint64_t FaultInjector::crash_trigger(size_t i) const {
+  const Fault& f = plan_.faults[i];
+  assert(f.kind == FaultKind::kCrash);
+  return f.at_disk_op ? *f.at_disk_op : armed_at_op_[i];  // 0: none (a time trigger, or not yet armed)
+}
+
 FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const std::string& actor) {
   FaultDecision d;
   if (op != FsOp::kRead && enabled_ && before_mutating_op_) before_mutating_op_(mutating_ops_ + 1);
   if (op != FsOp::kRead) ++mutating_ops_;
   if (!enabled_) return d;
+  if (op != FsOp::kRead) note_anchors(op, file, actor);
   // A crash first: an op that never reaches the disk meets no other fault (no earlier entry's
   // EIO or misdirect rides along on the crash, and none is spent by it).
   if (op != FsOp::kRead) {
     for (size_t i = 0; i < plan_.faults.size(); ++i) {
       const Fault& f = plan_.faults[i];
-      if (spent_[i] || !f.at_disk_op || f.kind != FaultKind::kCrash || mutating_ops_ != *f.at_disk_op) continue;
+      if (spent_[i] || f.kind != FaultKind::kCrash || crash_trigger(i) != mutating_ops_) continue;
       spent_[i] = true;
       d.crash = true;
       d.crash_mode = f.crash_mode;

@@ -2,6 +2,7 @@
 // Executes the count-triggered part of a fault plan against the stream of disk operations, and
 // answers the time-window questions (disk capacity, latency). Time-triggered crashes and bit
 // flips are executed by the world's fault actor, on virtual time.
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -44,6 +45,11 @@ class FaultInjector {
   std::optional<uint64_t> capacity_at(sim::Nanos now_ns) const;
 
   const FaultPlan& plan() const { return plan_; }
+  // A checkpoint begins (the world says so; new log files and eviction passes the injector sees
+  // in the operations themselves): anchored crashes on it count from here.
+  void note(CrashAnchor event);
+  // How often each anchor event has begun so far, in CrashAnchor's order.
+  const std::array<uint64_t, 3>& anchor_counts() const { return anchor_counts_; }
   // A count-triggered fault armed during the run (a script's crash after N more disk operations):
   // it joins the plan with the next index.
   void add(const Fault& fault);
@@ -67,11 +73,20 @@ class FaultInjector {
 
  private:
   bool matches(const Fault& f, FsOp op, const std::string& file) const;
+  // The anchor events a mutating operation begins: a later log file's creation, the first
+  // operation of an eviction pass.
+  void note_anchors(FsOp op, const std::string& file, const std::string& actor);
+  uint64_t crash_trigger(size_t i) const;
+  // Arms the anchored crashes on this occurrence of `event`, whose first operation is `first_op`.
+  void note_event(CrashAnchor event, uint64_t first_op);
 
   FaultPlan plan_;
   std::vector<uint64_t> matched_;  // per fault: matching ops so far
   std::vector<bool> spent_;        // per fault: a one-shot fault that fired
   std::vector<uint64_t> started_at_op_;  // per fault: the disk op a sticky error started at (0: not)
+  std::vector<uint64_t> armed_at_op_;    // per anchored crash: the op it comes before (0: not yet)
+  std::array<uint64_t, 3> anchor_counts_ = {};
+  bool evicting_ = false;  // the last mutating operation was eviction's
   uint64_t mutating_ops_ = 0;
   bool enabled_ = true;
   std::vector<FiredFault> fired_;

@@ -29,15 +29,40 @@ DiskOp op_from(const std::string& s, const std::string& path) {
   throw sim::JsonError(path, "unknown disk op \"" + s + "\" (expected read, write or sync)");
 }
 
+CrashAnchor anchor_from(const std::string& s, const std::string& path) {
+  for (CrashAnchor a : {CrashAnchor::kCheckpointStart, CrashAnchor::kLogSwitch, CrashAnchor::kEvictionPass}) {
+    if (s == to_string(a)) return a;
+  }
+  throw sim::JsonError(path, "unknown event \"" + s + "\" (expected checkpoint_start, log_switch or eviction_pass)");
+}
+
+// {"event": "checkpoint_start", "nth": 1, "disk_ops": 5}
+Anchor read_anchor(const json& j, const std::string& path) {
+  sim::ObjectReader r(j, path);
+  Anchor a;
+  a.event = anchor_from(r.string("event"), r.path_of("event"));
+  a.nth = r.u64_or("nth", a.nth);
+  a.disk_ops = r.u64_or("disk_ops", a.disk_ops);
+  sim::check_bounds(a.nth >= 1, r.path_of("nth"), "at least 1");
+  sim::check_bounds(a.disk_ops <= 1'000'000, r.path_of("disk_ops"), "at most 1000000");
+  r.reject_unknown();
+  return a;
+}
+
 void read_trigger(sim::ObjectReader& r, Fault& f, bool time_ok, bool count_ok) {
   if (time_ok && r.has("at_ms")) f.at_ns = static_cast<sim::Nanos>(r.u64("at_ms")) * kNsPerMs;
   if (count_ok && r.has("at_disk_op")) {
     f.at_disk_op = r.u64("at_disk_op");
     if (*f.at_disk_op == 0) throw sim::JsonError(r.path_of("at_disk_op"), "counts from 1");
   }
-  if (!f.at_ns && !f.at_disk_op) {
+  if (f.kind == FaultKind::kCrash && r.has("after")) {
+    f.after = read_anchor(*r.optional("after"), r.path_of("after"));
+    if (f.at_ns || f.at_disk_op) throw sim::JsonError(r.path_of("after"), "an anchored crash has no at_ms or at_disk_op");
+  }
+  if (!f.at_ns && !f.at_disk_op && !f.after) {
     throw sim::JsonError(r.path(), std::string("needs a trigger: ") +
-                                       (time_ok && count_ok ? "at_ms or at_disk_op"
+                                       (f.kind == FaultKind::kCrash ? "at_ms, at_disk_op or after"
+                                        : time_ok && count_ok         ? "at_ms or at_disk_op"
                                         : time_ok           ? "at_ms"
                                                             : "at_disk_op"));
   }
@@ -64,6 +89,15 @@ const char* to_string(FaultKind kind) {
   return "?";
 }
 
+const char* to_string(CrashAnchor anchor) {
+  switch (anchor) {
+    case CrashAnchor::kCheckpointStart: return "checkpoint_start";
+    case CrashAnchor::kLogSwitch: return "log_switch";
+    case CrashAnchor::kEvictionPass: return "eviction_pass";
+  }
+  return "?";
+}
+
 const char* to_string(DiskOp op) {
   switch (op) {
     case DiskOp::kRead: return "read";
@@ -77,6 +111,7 @@ json to_json(const Fault& f) {
   json j{{"kind", to_string(f.kind)}};
   if (f.at_ns) j["at_ms"] = *f.at_ns / kNsPerMs;
   if (f.at_disk_op) j["at_disk_op"] = *f.at_disk_op;
+  if (f.after) j["after"] = {{"event", to_string(f.after->event)}, {"nth", f.after->nth}, {"disk_ops", f.after->disk_ops}};
   switch (f.kind) {
     case FaultKind::kCrash:
       j["mode"] = to_string(f.crash_mode);

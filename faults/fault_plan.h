@@ -27,10 +27,23 @@ enum class FaultKind {
 
 enum class DiskOp { kRead, kWrite, kSync };
 
+// Where storage engines break: an anchored crash comes a few mutating disk operations after the
+// nth time one of these begins (a checkpoint, a new log file, a pass of page eviction).
+enum class CrashAnchor { kCheckpointStart, kLogSwitch, kEvictionPass };
+struct Anchor {
+  CrashAnchor event = CrashAnchor::kCheckpointStart;
+  uint64_t nth = 1;       // counts from 1, over the whole run (every node generation)
+  // The crash comes before the mutating disk operation this many after the event's first one
+  // (0: that one itself). A checkpoint's first is the first after it begins; a log switch's is the
+  // new log file's creation; an eviction pass's is its first write.
+  uint64_t disk_ops = 0;
+};
+
 struct Fault {
   FaultKind kind = FaultKind::kCrash;
   std::optional<sim::Nanos> at_ns;        // time trigger
   std::optional<uint64_t> at_disk_op;     // count trigger (1-based)
+  std::optional<Anchor> after;            // anchored trigger (crash only)
   sim::Nanos until_ns = 0;                // end of a window (disk full, latency)
   CrashMode crash_mode = CrashMode::kDropUnsynced;
   DiskOp op = DiskOp::kWrite;             // I/O error: which operation
@@ -50,6 +63,7 @@ struct FaultPlan {
 
 const char* to_string(FaultKind kind);
 const char* to_string(DiskOp op);
+const char* to_string(CrashAnchor anchor);
 
 nlohmann::json to_json(const Fault& fault);
 nlohmann::json to_json(const FaultPlan& plan);

@@ -12,7 +12,7 @@ namespace {
 // window that ends after it starts.
 bool drawn_well_formed(const Fault& f) {
   const bool window = f.kind == FaultKind::kDiskFull || f.kind == FaultKind::kLatency;
-  return (f.at_ns || f.at_disk_op) && (!f.at_disk_op || *f.at_disk_op >= 1) &&
+  return (f.at_ns || f.at_disk_op || f.after) && (!f.at_disk_op || *f.at_disk_op >= 1) &&
          (!f.at_ns || *f.at_ns % sim::kNsPerMs == 0) &&
          (!window || (f.at_ns && f.until_ns > *f.at_ns && f.until_ns % sim::kNsPerMs == 0));
 }
@@ -37,6 +37,12 @@ Fault draw_crash(const SwarmSpec& spec, sim::Rng& rng, sim::Nanos duration_ns) {
   Fault f;
   f.kind = FaultKind::kCrash;
   f.crash_mode = spec.crash_modes[rng.below(spec.crash_modes.size())];
+  if (spec.crash_anchor_chance > 0 && rng.chance(spec.crash_anchor_chance)) {  // no draw without: plans stay as they were
+    const CrashAnchor events[] = {CrashAnchor::kCheckpointStart, CrashAnchor::kLogSwitch, CrashAnchor::kEvictionPass};
+    f.after = Anchor{events[rng.below(3)], static_cast<uint64_t>(rng.between(1, static_cast<int64_t>(spec.anchor_nth_max))),
+                     rng.below(spec.anchor_disk_ops_max)};
+    return f;
+  }
   if (rng.chance(spec.crash_by_disk_op_chance)) {
     f.at_disk_op = static_cast<uint64_t>(rng.between(1, static_cast<int64_t>(spec.crash_disk_op_max)));
   } else {
@@ -95,6 +101,11 @@ SwarmSpec swarm_from_json(const nlohmann::json& j, const std::string& path) {
   sim::check_bounds(s.crashes_max <= 1000, r.path_of("crashes_max"), "at most 1000");
   s.crash_by_disk_op_chance = r.fraction_or("crash_by_disk_op_chance", s.crash_by_disk_op_chance);
   s.crash_disk_op_max = std::max<uint64_t>(1, r.u64_or("crash_disk_op_max", s.crash_disk_op_max));
+  s.crash_anchor_chance = r.fraction_or("crash_anchor_chance", s.crash_anchor_chance);
+  s.anchor_nth_max = r.u64_or("anchor_nth_max", s.anchor_nth_max);
+  sim::check_bounds(s.anchor_nth_max >= 1 && s.anchor_nth_max <= 1000, r.path_of("anchor_nth_max"), "in [1, 1000]");
+  s.anchor_disk_ops_max = r.u64_or("anchor_disk_ops_max", s.anchor_disk_ops_max);
+  sim::check_bounds(s.anchor_disk_ops_max >= 1 && s.anchor_disk_ops_max <= 100000, r.path_of("anchor_disk_ops_max"), "in [1, 100000]");
   if (const nlohmann::json* modes = r.optional("crash_modes")) {
     const std::string mpath = r.path_of("crash_modes");
     if (!modes->is_array() || modes->empty()) {
@@ -124,15 +135,21 @@ SwarmSpec swarm_from_json(const nlohmann::json& j, const std::string& path) {
 nlohmann::json to_json(const SwarmSpec& s) {
   nlohmann::json modes = nlohmann::json::array();
   for (CrashMode m : s.crash_modes) modes.push_back(to_string(m));
-  return {{"crashes_max", s.crashes_max},
-          {"crash_by_disk_op_chance", s.crash_by_disk_op_chance},
-          {"crash_disk_op_max", s.crash_disk_op_max},
-          {"crash_modes", modes},
-          {"io_error_chance", s.io_error_chance},
-          {"latency_chance", s.latency_chance},
-          {"disk_full_chance", s.disk_full_chance},
-          {"bit_flip_chance", s.bit_flip_chance},
-          {"misdirected_write_chance", s.misdirected_write_chance}};
+  nlohmann::json j = {{"crashes_max", s.crashes_max},
+                      {"crash_by_disk_op_chance", s.crash_by_disk_op_chance},
+                      {"crash_disk_op_max", s.crash_disk_op_max},
+                      {"crash_modes", modes},
+                      {"io_error_chance", s.io_error_chance},
+                      {"latency_chance", s.latency_chance},
+                      {"disk_full_chance", s.disk_full_chance},
+                      {"bit_flip_chance", s.bit_flip_chance},
+                      {"misdirected_write_chance", s.misdirected_write_chance}};
+  if (s.crash_anchor_chance > 0) {  // only then: a spec without anchors reads as it always did
+    j["crash_anchor_chance"] = s.crash_anchor_chance;
+    j["anchor_nth_max"] = s.anchor_nth_max;
+    j["anchor_disk_ops_max"] = s.anchor_disk_ops_max;
+  }
+  return j;
 }
 
 FaultPlan draw_plan(const SwarmSpec& spec, sim::Rng& rng, sim::Nanos duration_ns) {

@@ -15,6 +15,12 @@ struct SwarmSpec {
   uint64_t crashes_max = 2;                 // 0..crashes_max crashes per run
   double crash_by_disk_op_chance = 0.5;     // otherwise at a virtual time
   uint64_t crash_disk_op_max = 3000;        // disk-op triggers are drawn in [1, this]
+  // Of the crashes, the share anchored to where storage engines break (Fault::after): a
+  // checkpoint's start, a log switch or an eviction pass, each as likely, its nth occurrence in
+  // [1, anchor_nth_max], then [0, anchor_disk_ops_max) operations on.
+  double crash_anchor_chance = 0.0;
+  uint64_t anchor_nth_max = 3;
+  uint64_t anchor_disk_ops_max = 8;
   std::vector<CrashMode> crash_modes = {CrashMode::kDropUnsynced, CrashMode::kTornPrefix,
                                         CrashMode::kSectorDamage};
   double io_error_chance = 0.0;             // chance a run gets one I/O error

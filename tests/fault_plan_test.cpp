@@ -1,6 +1,9 @@
 // Fault plans: JSON round trip, swarm draws, and errors that name the path and the problem.
 #include <gtest/gtest.h>
 
+#include <array>
+#include <set>
+
 #include "faults/fault_injector.h"
 #include "faults/fault_plan.h"
 #include "faults/fault_swarm.h"
@@ -26,6 +29,7 @@ TEST(FaultPlan, RoundTripsThroughJson) {
   spec.crashes_max = 3;
   spec.io_error_chance = spec.latency_chance = spec.disk_full_chance = spec.bit_flip_chance =
       spec.misdirected_write_chance = 1.0;
+  spec.crash_anchor_chance = 0.5;
   for (int i = 0; i < 20; ++i) {
     const FaultPlan plan = draw_plan(spec, rng, 10 * sim::kNsPerSec);
     const json j = to_json(plan);
@@ -35,7 +39,12 @@ TEST(FaultPlan, RoundTripsThroughJson) {
 
 TEST(FaultPlan, ErrorsNameThePathAndTheProblem) {
   EXPECT_EQ(error_of(json::object()), "/fault_plan: expected an array of faults, found object {}");
-  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash"}])")), "/fault_plan/0: needs a trigger: at_ms or at_disk_op");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash"}])")), "/fault_plan/0: needs a trigger: at_ms, at_disk_op or after");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","after":{"event":"commit"}}])")),
+            "/fault_plan/0/after/event: unknown event \"commit\" (expected checkpoint_start, log_switch or eviction_pass)");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","after":{"event":"log_switch","nth":0}}])")), "/fault_plan/0/after/nth: must be at least 1");
+  EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","at_disk_op":3,"after":{"event":"log_switch"}}])")),
+            "/fault_plan/0/after: an anchored crash has no at_ms or at_disk_op");
   EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","at_ms":"10s"}])")),
             "/fault_plan/0/at_ms: expected a non-negative integer, found string \"10s\"");
   EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","at_ms":1,"mode":"melt"}])")),
@@ -162,6 +171,64 @@ TEST(FaultInjector, WindowsAnswerByTime) {
   EXPECT_EQ(inj.latency_factor(200), 1.0);
   EXPECT_EQ(inj.capacity_at(150), 4096u);
   EXPECT_FALSE(inj.capacity_at(250).has_value());
+}
+
+// An anchored crash comes `disk_ops` mutating operations after the first one of the nth
+// occurrence of its event: a checkpoint's begins after the world notes it, a log switch's and an
+// eviction pass's are the operations the injector sees.
+Fault anchored(CrashAnchor event, uint64_t nth, uint64_t disk_ops) {
+  Fault f;
+  f.kind = FaultKind::kCrash;
+  f.after = Anchor{event, nth, disk_ops};
+  return f;
+}
+
+TEST(FaultInjector, AnchoredCrashesCountFromTheirEvent) {
+  FaultPlan plan;
+  plan.faults = {anchored(CrashAnchor::kCheckpointStart, 2, 1), anchored(CrashAnchor::kLogSwitch, 1, 0),
+                 anchored(CrashAnchor::kEvictionPass, 2, 1)};
+  FaultInjector inj(plan);
+  inj.note(CrashAnchor::kCheckpointStart);                       // the first: not this one
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt").crash);     // op 1
+  inj.note(CrashAnchor::kCheckpointStart);                       // the second: its first op is 2
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt").crash);     // op 2
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kRead, "kv.wt").crash);      // reads do not count
+  EXPECT_TRUE(inj.on_disk_op(FsOp::kWrite, "kv.wt").crash);      // op 3: one after the first
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kCreate, "WiredTigerLog.0000000001").crash);  // the first log is no switch
+  EXPECT_TRUE(inj.on_disk_op(FsOp::kCreate, "WiredTigerLog.0000000002").crash);   // disk_ops 0: the creation itself
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);  // pass 1
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "writer-0").crash);          // the pass ends
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);  // pass 2 begins
+  EXPECT_TRUE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);   // one after its first
+  EXPECT_EQ(inj.take_fired().size(), 3u);
+  EXPECT_EQ(inj.anchor_counts(), (std::array<uint64_t, 3>{2, 1, 2}));
+}
+
+TEST(Swarm, AnchoredCrashesAreDrawnOnlyWhenAsked) {
+  SwarmSpec spec;
+  spec.crashes_max = 3;
+  size_t anchored_crashes = 0;
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    sim::Rng rng = sim::stream(seed, "fault-plan");
+    for (const Fault& f : draw_plan(spec, rng, 10 * sim::kNsPerSec).faults) anchored_crashes += f.after ? 1 : 0;
+  }
+  EXPECT_EQ(anchored_crashes, 0u);
+  spec.crash_anchor_chance = 1.0;
+  spec.anchor_disk_ops_max = 4;
+  std::set<CrashAnchor> events;
+  for (uint64_t seed = 1; seed <= 50; ++seed) {
+    sim::Rng rng = sim::stream(seed, "fault-plan");
+    for (const Fault& f : draw_plan(spec, rng, 10 * sim::kNsPerSec).faults) {
+      if (f.kind != FaultKind::kCrash) continue;
+      ASSERT_TRUE(f.after.has_value());
+      EXPECT_FALSE(f.at_disk_op || f.at_ns);
+      EXPECT_TRUE(f.after->nth >= 1 && f.after->nth <= spec.anchor_nth_max);
+      EXPECT_LT(f.after->disk_ops, 4u);
+      events.insert(f.after->event);
+    }
+  }
+  EXPECT_EQ(events.size(), 3u);
 }
 
 TEST(Swarm, DifferentSeedsDrawDifferentMixes) {

@@ -391,7 +391,7 @@ TEST(World, ACrashMidBackupWithTheSentinelRecoversNormallyAndTheBackupIsRedone) 
   for (const char* mode : {"release", "baseline"}) {
     const BackupFigures f = backup_run(mode, true, "125000");
     EXPECT_EQ(f.crashes, 1u) << mode;
-    const std::vector<std::string> expected = {"backup_start", "sentinel_found", "sentinel_cleared", "backup_start", "backup_done"};
+    const std::vector<std::string> expected = {"backup_start", "backup_pin", "sentinel_found", "sentinel_cleared", "backup_start", "backup_pin", "backup_done"};
     EXPECT_EQ(f.events, expected) << mode;
     EXPECT_TRUE(f.restored) << mode;
   }
@@ -400,7 +400,7 @@ TEST(World, ACrashMidBackupWithTheSentinelRecoversNormallyAndTheBackupIsRedone) 
 TEST(World, WithoutTheSentinelACrashMidBackupLeavesItsPinsBehind) {
   const BackupFigures f = backup_run("release", false, "125000");
   EXPECT_EQ(f.crashes, 1u);
-  const std::vector<std::string> expected = {"backup_start", "stale_backup_pins", "backup_start", "backup_done"};
+  const std::vector<std::string> expected = {"backup_start", "backup_pin", "stale_backup_pins", "backup_start", "backup_pin", "backup_done"};
   EXPECT_EQ(f.events, expected);  // the re-run's pin drops the stale ones; nothing else would
   EXPECT_TRUE(f.restored);
 }

@@ -111,6 +111,7 @@ void NodeHost::checkpointer() {
     sim_.sleep_until(std::min(sim_.now_ns() + (soon ? sim::kNsPerMs : scenario_.node.checkpoint_interval_ns), run_.end_ns()));
     if (sim_.now_ns() >= run_.end_ns()) break;
     event(sim_.current().name, "checkpoint_start", nlohmann::json::object());
+    injector_.note(faults::CrashAnchor::kCheckpointStart);
     // Busy through the drain of the faults the checkpoint fired: a crash they cause is one
     // during the checkpoint.
     const int ret = node_call("checkpoint", [&] { return op.session()->checkpoint(op.session(), nullptr); },
