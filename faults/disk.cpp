@@ -6,8 +6,12 @@
 #include <cstring>
 #include <set>
 
+#include "faults/weakening.h"
+
 namespace wtsim::faults {
 namespace {
+
+using weakening::Weakening;
 
 void apply_write(FileImage& image, uint64_t offset, const uint8_t* data, size_t len) {
   image.write(offset, data, len);
@@ -95,6 +99,7 @@ InodeId Disk::open(const std::string& name, bool create, bool durable_entry) {
   node->id = id;
   inodes_.emplace(id, std::move(node));
   names_[name] = id;
+  if (weakening::active(Weakening::kDirectoryAlwaysDurable)) durable_entry = true;
   if (durable_entry) durable_names_[name] = id;
   assert(names_.at(name) == id && (!durable_entry || durable_names_.at(name) == id));
   assert(names_resolve(names_, inodes_, next_id_));
@@ -144,7 +149,8 @@ std::vector<std::string> Disk::list(const std::string& prefix) const {
 
 void Disk::sync_directory() {
   assert(on_owner_thread());
-  if (sync_lies_ && sync_lies_->empty()) return;
+  if (sync_lies_ && sync_lies_->empty() && !weakening::active(Weakening::kLyingSyncTellsTruth)) return;
+  if (weakening::active(Weakening::kSyncPersistsNothing)) return;
   assert(names_resolve(names_, inodes_, next_id_));
   durable_names_ = names_;
 }
@@ -179,14 +185,17 @@ int Disk::write(InodeId id, uint64_t offset, const void* buf, size_t len) {
 
 bool Disk::room_to_grow(const Inode& node, uint64_t end) {
   assert(&inode(node.id) == &node);  // one of this disk's files
-  if (capacity_ == kUnlimited || end <= node.current.size()) return true;
+  if (capacity_ == kUnlimited || weakening::active(Weakening::kFullDiskIgnored)) return true;
+  const bool grows = end > node.current.size();
+  if (!grows && !weakening::active(Weakening::kFullDiskRefusesOverwrites)) return true;
   uint64_t used = 0;
   std::set<InodeId> seen;
   for (const auto& [name, nid] : names_) {
     if (seen.insert(nid).second) used += inode(nid).current.size();
   }
-  assert(end - node.current.size() <= UINT64_MAX - used);  // the sum below does not wrap
-  if (used + (end - node.current.size()) <= capacity_) return true;
+  const uint64_t growth = grows ? end - node.current.size() : 0;
+  assert(growth <= UINT64_MAX - used);  // the sum below does not wrap
+  if (used + growth <= capacity_ && (grows || used < capacity_)) return true;
   ++enospc_returned_;
   return false;
 }
@@ -226,7 +235,8 @@ void Disk::sync(InodeId id) {
   Inode& node = inode(id);
   assert(ghost_ ? node.pending.empty() : visible_is_durable_plus_pending(node));
   ++syncs_;
-  if (ghost_ || (sync_lies_ && lies_about(id))) return;
+  const bool lies = sync_lies_ && lies_about(id) && !weakening::active(Weakening::kLyingSyncTellsTruth);
+  if (ghost_ || lies || weakening::active(Weakening::kSyncPersistsNothing)) return;
   [[maybe_unused]] const uint64_t synced_size = size_after_pending(node);
   if (node.diverged) {
     for (const PendingOp& op : node.pending) apply_op(node.durable, op);
@@ -255,6 +265,7 @@ void Disk::drop_dirty(InodeId id) {
   assert(on_owner_thread());
   Inode& node = inode(id);
   assert(!ghost_ || node.pending.empty());  // a ghost keeps no pending writes
+  if (weakening::active(Weakening::kFailedSyncKeepsDirty)) return;
   node.pending.clear();
   node.diverged = true;
 }
@@ -286,52 +297,77 @@ std::unique_ptr<Disk> Disk::clone_visible() const {
   return copy;
 }
 
+namespace {
+
+// torn_prefix: the first `keep` writes whole, then a whole-sector prefix of the next one.
+void keep_torn_prefix(Inode& node, sim::Rng& rng, CrashFileReport& report) {
+  const size_t n = node.pending.size();
+  const size_t keep = static_cast<size_t>(rng.below(n + 1));
+  assert(keep <= n);
+  for (size_t i = 0; i < keep; ++i) apply_op(node.durable, node.pending[i]);
+  report.kept_ops = keep;
+  if (keep == n || node.pending[keep].truncate || weakening::active(Weakening::kTornNeverTears)) return;
+  const PendingOp& torn = node.pending[keep];
+  const uint64_t sectors = torn.data.size() / kSectorBytes;
+  const uint64_t kept_bytes = rng.below(sectors + 1) * kSectorBytes;
+  assert(kept_bytes <= torn.data.size() && kept_bytes % kSectorBytes == 0);
+  apply_write(node.durable, torn.offset, torn.data.data(), kept_bytes);
+  report.torn_bytes = kept_bytes;
+}
+
+// A weakened torn_prefix (the fault model's self-check): any subset of the writes, in any order.
+void keep_any_subset(Inode& node, sim::Rng& rng, CrashFileReport& report) {
+  for (const PendingOp& op : node.pending) {
+    if (rng.chance(0.5)) apply_op(node.durable, op), ++report.kept_ops;
+  }
+}
+
+// sector_damage: each 512-byte sector of the write (aligned to the file) survives or not.
+void keep_damaged_sectors(Inode& node, const PendingOp& op, sim::Rng& rng, CrashFileReport& report) {
+  if (op.truncate || weakening::active(Weakening::kSectorDamageWholeWrites)) {
+    if (rng.chance(0.5)) apply_op(node.durable, op), ++report.kept_ops;
+    return;
+  }
+  const uint64_t unit = weakening::active(Weakening::kSectorDamageHalfSectors) ? kSectorBytes / 2 : kSectorBytes;
+  uint64_t pos = 0;
+  while (pos < op.data.size()) {
+    const uint64_t abs = op.offset + pos;
+    const uint64_t chunk = std::min<uint64_t>(unit - abs % unit, op.data.size() - pos);
+    // Never more than one sector, and a piece ends at a sector boundary or the write's end.
+    assert(chunk > 0 && chunk <= unit);
+    assert((abs + chunk) % unit == 0 || pos + chunk == op.data.size());
+    if (rng.chance(0.5)) {
+      apply_write(node.durable, abs, op.data.data() + pos, chunk);
+      report.torn_bytes += chunk;
+    }
+    pos += chunk;
+  }
+}
+
+}  // namespace
+
 void Disk::apply_kept(Inode& node, CrashMode mode, sim::Rng& rng, CrashFileReport& report) {
   assert(report.kept_ops == 0 && report.torn_bytes == 0);
   assert(visible_is_durable_plus_pending(node));
+  if (weakening::active(Weakening::kCrashKeepsUnsynced)) {
+    for (const PendingOp& op : node.pending) apply_op(node.durable, op);
+    node.pending.clear();
+  }
   [[maybe_unused]] const uint64_t durable_before = node.durable.size();
   const size_t n = node.pending.size();
   report.pending_ops = n;
   switch (mode) {
     case CrashMode::kDropUnsynced:
       break;
-    case CrashMode::kTornPrefix: {
-      const size_t keep = static_cast<size_t>(rng.below(n + 1));
-      assert(keep <= n);
-      for (size_t i = 0; i < keep; ++i) apply_op(node.durable, node.pending[i]);
-      report.kept_ops = keep;
-      if (keep < n && !node.pending[keep].truncate) {
-        const PendingOp& torn = node.pending[keep];
-        const uint64_t sectors = torn.data.size() / kSectorBytes;
-        const uint64_t kept_bytes = rng.below(sectors + 1) * kSectorBytes;
-        assert(kept_bytes <= torn.data.size() && kept_bytes % kSectorBytes == 0);
-        apply_write(node.durable, torn.offset, torn.data.data(), kept_bytes);
-        report.torn_bytes = kept_bytes;
+    case CrashMode::kTornPrefix:
+      if (weakening::active(Weakening::kTornKeepsAnySubset)) {
+        keep_any_subset(node, rng, report);
+      } else if (!weakening::active(Weakening::kTornKeepsNothing)) {
+        keep_torn_prefix(node, rng, report);
       }
       break;
-    }
     case CrashMode::kSectorDamage:
-      for (const PendingOp& op : node.pending) {
-        if (op.truncate) {
-          if (rng.chance(0.5)) apply_op(node.durable, op), ++report.kept_ops;
-          continue;
-        }
-        uint64_t pos = 0;
-        while (pos < op.data.size()) {
-          // Sectors are aligned to absolute file offsets.
-          const uint64_t abs = op.offset + pos;
-          const uint64_t chunk = std::min<uint64_t>(kSectorBytes - abs % kSectorBytes,
-                                                    op.data.size() - pos);
-          // Never more than one sector, and a piece ends at a sector boundary or the write's end.
-          assert(chunk > 0 && chunk <= kSectorBytes);
-          assert((abs + chunk) % kSectorBytes == 0 || pos + chunk == op.data.size());
-          if (rng.chance(0.5)) {
-            apply_write(node.durable, abs, op.data.data() + pos, chunk);
-            report.torn_bytes += chunk;
-          }
-          pos += chunk;
-        }
-      }
+      for (const PendingOp& op : node.pending) keep_damaged_sectors(node, op, rng, report);
       break;
   }
   node.pending.clear();
@@ -381,9 +417,10 @@ bool Disk::flip_bit(const std::string& name, uint64_t offset, int bit) {
   if (node.durable.empty()) return false;
   offset %= node.durable.size();
   const auto mask = static_cast<uint8_t>(1u << (bit & 7));
-  node.durable.flip_bit(offset, mask);
+  const bool durable = !weakening::active(Weakening::kBitFlipVolatile);
+  if (durable) node.durable.flip_bit(offset, mask);
   if (offset < node.current.size()) node.current.flip_bit(offset, mask);
-  if (!node.pending.empty()) node.diverged = true;  // a pending write may cover the flipped bit
+  if (!node.pending.empty() || !durable) node.diverged = true;  // a pending write may cover the flipped bit
   // A synced file's visible image is its durable one: the flip reaches both.
   assert(node.diverged || offset < node.current.size());
   return true;

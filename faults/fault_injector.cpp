@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "faults/weakening.h"
 #include "sim/wt_threads.h"
 
 namespace wtsim::faults {
@@ -110,9 +111,12 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const 
   // A crash first: an op that never reaches the disk meets no other fault (no earlier entry's
   // EIO or misdirect rides along on the crash, and none is spent by it).
   if (op != FsOp::kRead) {
+    const bool late = weakening::active(weakening::Weakening::kCrashOneOpLate);
     for (size_t i = 0; i < plan_.faults.size(); ++i) {
       const Fault& f = plan_.faults[i];
-      if (spent_[i] || f.kind != FaultKind::kCrash || crash_trigger(i) != mutating_ops_) continue;
+      if (spent_[i] || f.kind != FaultKind::kCrash) continue;
+      const uint64_t trigger = crash_trigger(i);
+      if (trigger == 0 || trigger + (late ? 1 : 0) != mutating_ops_) continue;
       spent_[i] = true;
       d.crash = true;
       d.crash_mode = f.crash_mode;
@@ -127,7 +131,8 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const 
     const uint64_t n = ++matched_[i];
     if (n < *f.at_disk_op) continue;
     if (f.kind == FaultKind::kIoError) {
-      if (!f.sticky) spent_[i] = true;
+      if (weakening::active(weakening::Weakening::kIoErrorDropped)) continue;
+      if (!f.sticky || weakening::active(weakening::Weakening::kStickyErrorHeals)) spent_[i] = true;
       d.error = EIO;
       d.drop_dirty = f.drop_dirty && op == FsOp::kSync;
       if (n == *f.at_disk_op) {  // a sticky error is recorded once, when it starts
@@ -136,7 +141,7 @@ FaultDecision FaultInjector::on_disk_op(FsOp op, const std::string& file, const 
       }
     } else if (f.kind == FaultKind::kMisdirectedWrite) {
       spent_[i] = true;
-      d.misdirect_bytes = f.misdirect_bytes;
+      d.misdirect_bytes = weakening::active(weakening::Weakening::kMisdirectLandsInPlace) ? 0 : f.misdirect_bytes;
       fired_.push_back({i, mutating_ops_, file, "misdirected write", actor});
     }
   }
@@ -170,6 +175,7 @@ std::vector<std::string> FaultInjector::active_sticky_errors() const {
 double FaultInjector::latency_factor(sim::Nanos now_ns) const {
   double factor = 1.0;
   if (!enabled_) return factor;  // faults over (the liveness phase, the final checks)
+  if (weakening::active(weakening::Weakening::kLatencyIgnored)) return factor;
   for (const Fault& f : plan_.faults) {
     if (f.kind == FaultKind::kLatency && now_ns >= *f.at_ns && now_ns < f.until_ns) factor *= f.factor;
   }

@@ -2,6 +2,7 @@
 
 #include <wiredtiger_ext.h>
 
+#include "faults/weakening.h"
 #include "sim/scheduler.h"
 #include "sim/wt_threads.h"
 
@@ -295,6 +296,10 @@ void SimFileSystem::pay(FsOp op, uint64_t bytes) {
 
 void SimFileSystem::fence() {
   if (fenced_) return;
+  if (weakening::active(weakening::Weakening::kFenceLeaks)) {
+    fenced_ = true;
+    return;
+  }
   assert(ghost_ == nullptr);  // a file system fences once
   ghost_ = disk_->clone_visible();
   disk_ = ghost_.get();
