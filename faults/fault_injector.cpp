@@ -87,13 +87,30 @@ void FaultInjector::note_event(CrashAnchor event, uint64_t first_op) {
 
 void FaultInjector::note_anchors(FsOp op, const std::string& file, const std::string& actor) {
   assert(op != FsOp::kRead);
-  const bool log_file = file.rfind("WiredTigerLog.", 0) == 0;
-  if (op == FsOp::kCreate && log_file && std::strtoull(file.c_str() + file.find('.') + 1, nullptr, 10) > 1) {
-    note_event(CrashAnchor::kLogSwitch, mutating_ops_);
-  }
+  note_log_switch(op, file);
   const bool evicting = sim::wt_threads::in_eviction() || actor.rfind("wt:evict", 0) == 0;
   if (evicting && !evicting_) note_event(CrashAnchor::kEvictionPass, mutating_ops_);
   evicting_ = evicting;
+}
+
+// A log switch begins with a later log file's creation (WiredTiger 3.2.1 writes it as
+// WiredTigerTmplog.N and renames it to WiredTigerLog.N) and ends with the sync of an older log
+// file (the log-close server's, before it closes the file); the closing sync is part of it.
+void FaultInjector::note_log_switch(FsOp op, const std::string& file) {
+  if (log_switch_closed_at_op_ != 0 && log_switch_closed_at_op_ < mutating_ops_) end_log_switch();  // its closing sync is done
+  const bool log = file.rfind("WiredTigerLog.", 0) == 0;
+  const bool new_log = file.rfind("WiredTigerTmplog.", 0) == 0;
+  if (!log && !new_log) return;
+  const uint64_t number = std::strtoull(file.c_str() + file.find('.') + 1, nullptr, 10);
+  if (new_log && op == FsOp::kCreate && number > 1) {
+    newest_log_ = number;
+    log_switch_first_op_ = mutating_ops_;
+    log_switch_closed_at_op_ = 0;
+    note_event(CrashAnchor::kLogSwitch, mutating_ops_);
+  } else if (log && op == FsOp::kSync && in_log_switch() && number < newest_log_) {
+    log_switch_closed_at_op_ = mutating_ops_;
+  }
+  assert(!in_log_switch() || log_switch_first_op_ <= mutating_ops_);
 }
 
 uint64_t FaultInjector::crash_trigger(size_t i) const {

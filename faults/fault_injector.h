@@ -48,6 +48,12 @@ class FaultInjector {
   // A checkpoint begins (the world says so; new log files and eviction passes the injector sees
   // in the operations themselves): anchored crashes on it count from here.
   void note(CrashAnchor event);
+  // Whether a log switch is under way: from a later log file's creation to the sync that closes
+  // the file before it (WiredTiger's log-close server), or the node's crash. A crash then is one
+  // during a log switch.
+  bool in_log_switch() const { return log_switch_first_op_ != 0; }
+  // The node's process is gone (any crash): what it had under way (a log switch) ends with it.
+  void node_crashed() { end_log_switch(); }
   // How often each anchor event has begun so far, in CrashAnchor's order.
   const std::array<uint64_t, 3>& anchor_counts() const { return anchor_counts_; }
   // A count-triggered fault armed during the run (a script's crash after N more disk operations):
@@ -76,6 +82,8 @@ class FaultInjector {
   // The anchor events a mutating operation begins: a later log file's creation, the first
   // operation of an eviction pass.
   void note_anchors(FsOp op, const std::string& file, const std::string& actor);
+  void note_log_switch(FsOp op, const std::string& file);
+  void end_log_switch() { log_switch_first_op_ = log_switch_closed_at_op_ = 0; }
   uint64_t crash_trigger(size_t i) const;
   // Arms the anchored crashes on this occurrence of `event`, whose first operation is `first_op`.
   void note_event(CrashAnchor event, uint64_t first_op);
@@ -87,6 +95,9 @@ class FaultInjector {
   std::vector<uint64_t> armed_at_op_;    // per anchored crash: the op it comes before (0: not yet)
   std::array<uint64_t, 3> anchor_counts_ = {};
   bool evicting_ = false;  // the last mutating operation was eviction's
+  uint64_t newest_log_ = 0;               // the number of the newest log file created
+  uint64_t log_switch_first_op_ = 0;      // the switch's first operation (0: none under way)
+  uint64_t log_switch_closed_at_op_ = 0;  // the old file's closing sync (0: not yet)
   uint64_t mutating_ops_ = 0;
   bool enabled_ = true;
   std::vector<FiredFault> fired_;

@@ -10,7 +10,7 @@ const std::vector<CoverageMarker>& coverage_catalogue() {
       {Marker::kCrashDuringRecovery, "crash_during_recovery", "the node crashed again while recovering", {}, "crash"},
       {Marker::kCrashDuringEviction, "crash_during_eviction", "the crashing disk operation was WiredTiger evicting a page", {}, "crash"},
       {Marker::kCrashDuringCheckpoint, "crash_during_checkpoint", "the crashing disk operation came while a checkpoint ran", {}, "crash"},
-      {Marker::kCrashDuringLogSwitch, "crash_during_log_switch", "the crashing disk operation created a new log file or closed the old one", {}, "crash"},
+      {Marker::kCrashDuringLogSwitch, "crash_during_log_switch", "the crash came while the log switched files: from the new file's creation to the sync that closes the old one", {}, "crash"},
       {Marker::kCrashDuringPaddingMove, "crash_during_padding_move", "a crash hit while a padded record was moving", {"padding"}, "crash"},
       {Marker::kCrashDuringBackupCopy, "crash_during_backup_copy", "a crash hit while a hot backup was copying", {"backup"}, "crash"},
       {Marker::kCrashDuringTtlPass, "crash_during_ttl_pass", "a crash hit while the TTL monitor was deleting", {"time_series"}, "crash"},

@@ -194,8 +194,8 @@ TEST(FaultInjector, AnchoredCrashesCountFromTheirEvent) {
   EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt").crash);     // op 2
   EXPECT_FALSE(inj.on_disk_op(FsOp::kRead, "kv.wt").crash);      // reads do not count
   EXPECT_TRUE(inj.on_disk_op(FsOp::kWrite, "kv.wt").crash);      // op 3: one after the first
-  EXPECT_FALSE(inj.on_disk_op(FsOp::kCreate, "WiredTigerLog.0000000001").crash);  // the first log is no switch
-  EXPECT_TRUE(inj.on_disk_op(FsOp::kCreate, "WiredTigerLog.0000000002").crash);   // disk_ops 0: the creation itself
+  EXPECT_FALSE(inj.on_disk_op(FsOp::kCreate, "WiredTigerTmplog.0000000001").crash);  // the first log is no switch
+  EXPECT_TRUE(inj.on_disk_op(FsOp::kCreate, "WiredTigerTmplog.0000000002").crash);   // disk_ops 0: the creation itself
   EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);  // pass 1
   EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);
   EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "writer-0").crash);          // the pass ends
@@ -203,6 +203,32 @@ TEST(FaultInjector, AnchoredCrashesCountFromTheirEvent) {
   EXPECT_TRUE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);   // one after its first
   EXPECT_EQ(inj.take_fired().size(), 3u);
   EXPECT_EQ(inj.anchor_counts(), (std::array<uint64_t, 3>{2, 1, 2}));
+}
+
+// WiredTiger 3.2.1 switches log files by writing WiredTigerTmplog.N, renaming it to
+// WiredTigerLog.N, and having its log-close server sync (then close) the file before: a crash
+// anywhere in between is one during the switch; the closing sync is its last operation.
+TEST(FaultInjector, ALogSwitchLastsFromTheNewFileToTheOldOnesClosingSync) {
+  FaultInjector inj(FaultPlan{});
+  inj.on_disk_op(FsOp::kCreate, "WiredTigerTmplog.0000000001");
+  EXPECT_FALSE(inj.in_log_switch());  // the first log file switches from nothing
+  inj.on_disk_op(FsOp::kSync, "WiredTigerLog.0000000001");
+  EXPECT_FALSE(inj.in_log_switch());
+  inj.on_disk_op(FsOp::kCreate, "WiredTigerTmplog.0000000002");
+  EXPECT_TRUE(inj.in_log_switch());
+  inj.on_disk_op(FsOp::kRename, "WiredTigerLog.0000000002");
+  inj.on_disk_op(FsOp::kWrite, "kv.wt");
+  inj.on_disk_op(FsOp::kSync, "WiredTigerLog.0000000002");  // the new file's sync closes nothing
+  EXPECT_TRUE(inj.in_log_switch());
+  inj.on_disk_op(FsOp::kSync, "WiredTigerLog.0000000001");  // the old file's closing sync
+  EXPECT_TRUE(inj.in_log_switch());                         // still part of the switch
+  inj.on_disk_op(FsOp::kWrite, "WiredTigerLog.0000000002");
+  EXPECT_FALSE(inj.in_log_switch());
+  inj.on_disk_op(FsOp::kCreate, "WiredTigerTmplog.0000000003");
+  EXPECT_TRUE(inj.in_log_switch());
+  inj.node_crashed();  // the switch dies with the process
+  EXPECT_FALSE(inj.in_log_switch());
+  EXPECT_EQ(inj.anchor_counts()[static_cast<size_t>(CrashAnchor::kLogSwitch)], 2u);
 }
 
 TEST(Swarm, AnchoredCrashesAreDrawnOnlyWhenAsked) {

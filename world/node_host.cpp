@@ -3,6 +3,7 @@
 
 #include <wiredtiger.h>
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
 
@@ -95,15 +96,20 @@ bool NodeHost::start_node() {
   }
   // Counted, not taken from one drain: a commit observer drains fired faults inside the calls.
   const uint64_t io_errors_before_open = io_errors_fired_;
+  const uint64_t enospc_before_open = disk_.enospc_returned();
+  const sim::Nanos open_start_ns = sim_.now_ns();
   // Every attempt is a generation: one that fails (or crashes in recovery) leaves its number used.
   event("node", "open_started", {{"generation", node_->generation() + 1}});
+  opening_ = true;
   const int ret = node_->open();
+  opening_ = false;
   drain_wt_messages();
   drain_fired_faults();
   const bool io_error_during_open = io_errors_fired_ > io_errors_before_open;
   if (node_->fenced()) run_.reached(properties::Marker::kCrashDuringRecovery);
   if (node_->fenced() && ret == 0) return false;  // crashed during recovery: try again
-  const bool disk_full = disk_.capacity() != faults::Disk::kUnlimited;
+  // Full now, or full while it ran: a disk-full window may end inside a long recovery.
+  const bool disk_full = disk_.capacity() != faults::Disk::kUnlimited || disk_.enospc_returned() > enospc_before_open;
   if (ret != 0 && (classify_failed_start(ret, "wiredtiger_open") || io_error_during_open || disk_full)) {
     // A device that refuses I/O for good, an injected I/O error or a full disk failed this
     // attempt; an administrator would restart the node again (after a power cycle, after freeing space).
@@ -117,6 +123,7 @@ bool NodeHost::start_node() {
     return false;
   }
   event("node", "started", {{"generation", node_->generation()}});
+  extend_for_recovery(open_start_ns);
   if (!open_schema()) return false;
   if (node_->generation() > 1 || crashes_ > 0) {
     check_recovered("recovery");
@@ -158,7 +165,21 @@ void NodeHost::note_crash_point(faults::FsOp op, const std::string& file) {
   const bool log_file = file.rfind("WiredTigerLog.", 0) == 0 || file.rfind("WiredTigerTmplog.", 0) == 0;
   const bool later_log = log_file && file.size() > 14 && std::strtoull(file.c_str() + file.find('.') + 1, nullptr, 10) > 1;
   const bool switching = later_log && (op == faults::FsOp::kCreate || op == faults::FsOp::kRename);
-  if (switching || sim_.current_or_main().name == "wt:log-close-server") run_.reached(properties::Marker::kCrashDuringLogSwitch);
+  const bool closing_old_log = sim_.current_or_main().name == "wt:log-close-server";
+  if (switching || closing_old_log || injector_.in_log_switch()) run_.reached(properties::Marker::kCrashDuringLogSwitch);
+}
+
+// Recovery replays the log written since the last checkpoint, which faults may make long (crashes
+// that keep checkpoints from finishing): the part of it inside the liveness phase moves the run's
+// end, so liveness is judged from when the node is up, as for an abandoned close. A recovery that
+// never ends is still caught: the end moves only once it has.
+void NodeHost::extend_for_recovery(sim::Nanos open_start_ns) {
+  if (scenario_.liveness_ns == 0) return;  // no liveness phase to judge
+  const sim::Nanos from_ns = std::max(open_start_ns, run_.fault_end_ns());
+  if (sim_.now_ns() <= from_ns) return;
+  const sim::Nanos overlap_ns = sim_.now_ns() - from_ns;
+  run_.extend_end(overlap_ns);
+  event("node", "recovery_in_liveness", {{"generation", node_->generation()}, {"extended_ms", overlap_ns / sim::kNsPerMs}});
 }
 
 void NodeHost::crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause) {
@@ -177,6 +198,7 @@ void NodeHost::crash_node(faults::CrashMode mode, bool power_loss, const std::st
     }
   }
   if (power_loss) injector_.power_cycled();  // a process crash leaves the device as it was
+  injector_.node_crashed();
   event("faults", "crash",
                      {{"cause", cause}, {"mode", power_loss ? faults::to_string(mode) : "process_only"},
                       {"generation", node_->generation()}, {"unsynced", files}});

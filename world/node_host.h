@@ -62,6 +62,8 @@ class NodeHost final : public NodeContext {
   bool up() const { return node_->up(); }
   bool restarting() const { return restarting_; }
   bool dead() const { return dead_; }
+  // Inside wiredtiger_open (recovery, for a restart): its length is WiredTiger's, not a liveness bug.
+  bool opening() const { return opening_; }
   // Liveness: what has not converged since `since_ns` ("" once the node and its system have).
   std::string liveness_pending(sim::Nanos since_ns) const;
   // No fault fires from here on; counts the fault phase's mutating disk operations. Idempotent.
@@ -100,6 +102,7 @@ class NodeHost final : public NodeContext {
   bool open_schema();
   void crash_node(faults::CrashMode mode, bool power_loss, const std::string& cause);
   void note_crash_point(faults::FsOp op, const std::string& file);
+  void extend_for_recovery(sim::Nanos open_start_ns);
   void restarter();
   // After a crash: freezes the node's fibers still inside WiredTiger a virtual second later.
   void freeze_stuck_node_fibers();
@@ -150,6 +153,7 @@ class NodeHost final : public NodeContext {
   uint64_t io_errors_fired_ = 0;      // injected I/O errors drained so far, whoever drained them
   faults::CrashMode last_crash_mode_ = faults::CrashMode::kDropUnsynced;
   bool restarting_ = false;
+  bool opening_ = false;
   bool checkpoint_running_ = false;  // the checkpointer is inside WiredTiger's checkpoint
   bool dead_ = false;                // could not be restarted: the run ends early
   uint64_t crashes_ = 0;             // this node's

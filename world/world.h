@@ -130,6 +130,7 @@ class World final : public RunControl, public MemberAccess {
   // Liveness (liveness.cpp): faults stop, the node must converge before end_ns_.
   void liveness_phase();
   std::string liveness_pending() const;
+  sim::Nanos liveness_deadline_ns() const;  // end_ns_, later while a node recovers
 
   const Scenario& scenario_;
   uint64_t seed_;
