@@ -32,8 +32,8 @@ void print_reduction(const ShrinkOptions& o, const runs::ShrinkResult& r, uint64
               static_cast<unsigned long long>(seed), o.out_path.c_str());
   std::printf("  events      %llu -> %llu (%.2f %%)\n", static_cast<unsigned long long>(b.events),
               static_cast<unsigned long long>(a.events), percent(a.events, b.events));
-  std::printf("  operations  %llu -> %llu commits\n", static_cast<unsigned long long>(b.commits),
-              static_cast<unsigned long long>(a.commits));
+  std::printf("  operations  %llu -> %llu (%.2f %%) by clients\n", static_cast<unsigned long long>(b.operations),
+              static_cast<unsigned long long>(a.operations), percent(a.operations, b.operations));
   std::printf("  fault plan  %llu -> %llu entries\n", static_cast<unsigned long long>(b.faults),
               static_cast<unsigned long long>(a.faults));
   std::printf("  duration    %llu -> %llu ms\n", static_cast<unsigned long long>(b.duration_ms),

@@ -15,6 +15,7 @@
 #include "runs/planted_catalogue.h"
 #include "runs/exit_code.h"
 #include "runs/seed_pool.h"
+#include "traces/client_operations.h"
 
 namespace wtsim::runs {
 namespace {
@@ -29,7 +30,12 @@ struct BugResult {
   std::vector<std::string> caught_by;  // the catching run's violated properties, in order
   std::vector<std::string> false_catches;  // "seed N (property)": failed with the bug off as well
   bool bad_input = false;  // the bug's scenario or settings were rejected: a broken catalogue
-  std::optional<uint64_t> shrunk_ops;  // client operations of the shrunk run
+  // The catching run's size (client operations, events) before and after shrinking.
+  struct Size {
+    uint64_t operations = 0, events = 0;
+  };
+  Size original;
+  std::optional<Size> shrunk;
   double shrink_s = 0;
   bool expected_caught() const {
     for (const std::string& p : caught_by) {
@@ -116,6 +122,14 @@ std::string fails_with_bug_off(const SelftestOptions& o, const std::string& exe,
   return failure_kind(code, path).front();
 }
 
+BugResult::Size size_of(const nlohmann::json& trace) {
+  BugResult::Size size;
+  if (!trace.is_object() || !trace.contains("events") || !trace["events"].is_array()) return size;
+  traces::ClientOperationCounter counter;
+  for (const nlohmann::json& e : trace["events"]) counter.add(e);
+  return {counter.count(), trace["events"].size()};
+}
+
 // Shrinks the catching trace with the bug on; the shrunk run's client operations.
 void shrink_catch(const SelftestOptions& o, const std::string& exe, BugResult& r) {
   const std::string in = trace_path(o, r.bug->name(), *r.caught_seed), out = trace_path(o, r.bug->name(), *r.caught_seed, ".shrunk");
@@ -128,10 +142,10 @@ void shrink_catch(const SelftestOptions& o, const std::string& exe, BugResult& r
             },
             [&](const SeedResult& s) { return code = s.exit_code, false; });
   r.shrink_s = wall_seconds() - start_s;
+  r.original = size_of(read_json(in));
   const nlohmann::json doc = read_json(out);
   if (code != kHeld || !doc.is_object() || !doc.contains("verdict")) return;
-  const nlohmann::json& st = doc["verdict"]["stats"];
-  r.shrunk_ops = st.value("commits_acked", uint64_t{0}) + st.value("commits_failed", uint64_t{0});
+  r.shrunk = size_of(doc);
 }
 
 BugResult hunt(const SelftestOptions& o, const std::string& exe, const BugInfo& bug) {
@@ -162,6 +176,15 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+// "12/577 (2.1 %)": the shrunk run's count, the original's and the share; "-" if not shrunk.
+std::string shrunk_text(uint64_t after, uint64_t before, bool none) {
+  if (none) return "-";
+  const double percent = before == 0 ? 100.0 : 100.0 * static_cast<double>(after) / static_cast<double>(before);
+  char share[32];
+  std::snprintf(share, sizeof share, percent < 1 ? " (%.2f %%)" : " (%.1f %%)", percent);
+  return std::to_string(after) + "/" + std::to_string(before) + share;
+}
+
 void print_bug_row(const SelftestOptions& o, const BugResult& r) {
   const char* name = r.bug->name();
   if (r.bad_input) {
@@ -169,9 +192,11 @@ void print_bug_row(const SelftestOptions& o, const BugResult& r) {
     return;
   }
   const char* verdict = !r.caught_seed ? "NO" : r.expected_caught() ? "yes" : "OTHER";
-  std::string shrunk = r.shrunk_ops ? std::to_string(*r.shrunk_ops) + " ops" : "-";
-  std::printf("%-27s %-7s %6llu %8.1f %9s  %s\n", name, verdict,
-              static_cast<unsigned long long>(r.caught_seed ? *r.caught_seed : r.seeds_run), r.wall_s, shrunk.c_str(),
+  std::printf("%-27s %-7s %6llu %8.1f %22s %24s %7s  %s\n", name, verdict,
+              static_cast<unsigned long long>(r.caught_seed ? *r.caught_seed : r.seeds_run), r.wall_s,
+              shrunk_text(r.shrunk ? r.shrunk->operations : 0, r.original.operations, !r.shrunk).c_str(),
+              shrunk_text(r.shrunk ? r.shrunk->events : 0, r.original.events, !r.shrunk).c_str(),
+              r.shrunk ? (std::to_string(static_cast<int>(r.shrink_s + 0.5)) + " s").c_str() : "-",
               r.caught_seed ? (join(r.caught_by) + " (trace " + trace_path(o, name, *r.caught_seed) + ")").c_str()
                             : ("escaped " + std::to_string(o.seeds_max) + " seeds").c_str());
   if (r.caught_seed && !r.expected_caught()) std::printf("%29s expected %s to catch it\n", "", properties::name_of(r.bug->property));
@@ -215,7 +240,8 @@ int selftest(const SelftestOptions& o) {
   if (mkdir(o.out_dir.c_str(), 0755) != 0 && errno != EEXIST) {
     return std::fprintf(stderr, "wtsim: %s: cannot create the traces directory\n", o.out_dir.c_str()), kBadInput;
   }
-  std::printf("%-27s %-7s %6s %8s %9s  %s\n", "planted bug", "caught", "seeds", "wall s", "shrunk", "caught by");
+  std::printf("%-27s %-7s %6s %8s %22s %24s %7s  %s\n", "planted bug", "caught", "seeds", "wall s", "shrunk: client ops",
+              "events", "took", "caught by");
   std::vector<BugResult> results;
   for (const BugInfo* b : chosen) {
     results.push_back(hunt(o, exe, *b));

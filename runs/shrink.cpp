@@ -3,8 +3,12 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <initializer_list>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 
+#include "traces/client_operations.h"
 #include "world/scenario.h"
 
 namespace wtsim::runs {
@@ -12,6 +16,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr uint64_t kDurationSlackDivisor = 32;  // a duration bisected to within ~3 %
+constexpr double kCheapRunS = 0.5;               // a run this fast may try the simplest counts first
 constexpr uint64_t kThinkUsMax = 10'000'000;     // slow_clients() stops at 10 s between operations
 
 // A violation's cause, as far as a detail tells it: its subject, the text before the first ':'
@@ -42,17 +47,13 @@ std::string first_cause(const world::RunResult& r, const std::string& property) 
   return "";
 }
 
-uint64_t commits_in(const traces::Trace& t) {
-  uint64_t n = 0;
-  for (const auto& e : t.events()) n += e["kind"] == "commit" ? 1 : 0;
-  return n;
+uint64_t client_operations_in(const traces::Trace& t) {
+  traces::ClientOperationCounter counter;
+  for (const auto& e : t.events()) counter.add(e);
+  return counter.count();
 }
 
-// One setting to run: the scenario as JSON (what the trace header will record) and the plan.
-struct Candidate {
-  nlohmann::json scenario;
-  faults::FaultPlan plan;
-};
+using Candidate = ShrinkCandidate;
 
 // The scenario records the plan it runs explicitly (no swarm), so the minimal trace's header
 // describes the reduced run by itself.
@@ -80,7 +81,9 @@ class Shrinker {
     result_.before = size_of(first, original);
     accept(original, std::move(first));
     if (result_.reproduced) {
-      while (!exhausted() && (drop_faults() | simplify_faults() | shorten_duration() | halve_workload() | slow_clients())) {
+      // The coarse passes first: each run after them is shorter.
+      while (!exhausted() && (lower_loads() | scale_time() | halve_workload() | slow_clients() | drop_faults() | simplify_faults() |
+                              shorten_duration() | crowd_clients())) {
       }
     }
     assert(runs_ <= std::max<uint64_t>(limits_.max_runs, 1) && "a candidate runs only within the budget");
@@ -94,17 +97,20 @@ class Shrinker {
 
  private:
   double elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-  bool exhausted() const { return runs_ >= limits_.max_runs || elapsed_s() >= limits_.time_budget_s; }
+  // A candidate starts only if a run as long as the current one still fits in the time budget.
+  bool exhausted() const { return runs_ >= limits_.max_runs || elapsed_s() + best_run_s_ > limits_.time_budget_s; }
 
   ShrinkSize size_of(const world::RunResult& r, const Candidate& c) const {
-    return {r.trace->event_count(), commits_in(*r.trace), c.plan.faults.size(),
+    return {r.trace->event_count(), client_operations_in(*r.trace), c.plan.faults.size(),
             c.scenario.at("duration_ms").get<uint64_t>()};
   }
 
   world::RunResult execute(const Candidate& c) {
     const world::Scenario s = world::recorded_scenario(c.scenario, "shrink candidate");
     ++runs_;
+    const Clock::time_point run_start = Clock::now();
     world::RunResult r = world::run_scenario(s, seed_, &c.plan);
+    last_run_s_ = std::chrono::duration<double>(Clock::now() - run_start).count();
     if (progress_) progress_({pass_, runs_, result_.before.events, best_.trace ? best_.trace->event_count() : 0});
     return r;
   }
@@ -114,22 +120,35 @@ class Shrinker {
     assert(runs_ == 1 || violates(r, property_, cause_));  // only the original may hold
     current_ = std::move(c);
     best_ = std::move(r);
+    best_run_s_ = last_run_s_;
   }
 
-  // Runs `c`; if the property still fails (and, with `no_more_events`, the run is no larger), `c`
+  // Fewer client operations, or as many and no more events.
+  bool no_larger_than_best(const world::RunResult& r) const {
+    const uint64_t ops = client_operations_in(*r.trace), best_ops = client_operations_in(*best_.trace);
+    return ops < best_ops || (ops == best_ops && r.trace->event_count() <= best_.trace->event_count());
+  }
+
+  // Runs `c`; if the property still fails (and, with `no_larger`, the run is no larger), `c`
   // becomes the current setting. A candidate the scenario reader rejects counts as passing.
-  bool try_candidate(const Candidate& c, bool no_more_events = false) {
-    if (exhausted()) return false;
+  bool try_candidate(const Candidate& c, bool no_larger = false) {
+    std::optional<world::RunResult> r = failing_run(c);
+    if (!r || (no_larger && !no_larger_than_best(*r))) return false;
+    accept(c, std::move(*r));
+    return true;
+  }
+
+  // Runs `c` within the budget: its result if the property still fails, else none.
+  std::optional<world::RunResult> failing_run(const Candidate& c) {
+    if (exhausted()) return std::nullopt;
     world::RunResult r;
     try {
       r = execute(c);
     } catch (const std::invalid_argument&) {
-      return false;
+      return std::nullopt;
     }
-    if (!violates(r, property_, cause_)) return false;
-    if (no_more_events && r.trace->event_count() > best_.trace->event_count()) return false;
-    accept(c, std::move(r));
-    return true;
+    if (!violates(r, property_, cause_)) return std::nullopt;
+    return r;
   }
 
   // ddmin over the plan's entries (after trying none at all).
@@ -200,20 +219,135 @@ class Shrinker {
                kDurationSlackDivisor) < now_ms;
   }
 
-  // A longer think time: fewer operations in the same virtual time, for failures that need time
-  // to pass (documents to age, a backup's copy window) more than they need operations.
+  // Longer pauses between a client's operations (think time, a toucher's or a query loop's
+  // period): fewer operations in the same virtual time, for failures that need time to pass
+  // (documents to age, a backup's copy window) more than they need operations.
   bool slow_clients() {
-    pass_ = "think time";
-    static const nlohmann::json::json_pointer kThinkUs("/workload/think_us");
-    const uint64_t start_us = current_.scenario.value(kThinkUs, uint64_t{0});  // 0: the workload has none
+    pass_ = "client pauses";
+    struct Pause {
+      const char* pointer;
+      uint64_t max;
+    };
+    static const Pause kPauses[] = {{"/workload/think_us", kThinkUsMax},
+                                    {"/ttl/touch_every_ms", kThinkUsMax / 1000},
+                                    {"/ttl/query_every_ms", kThinkUsMax / 1000}};
     bool changed = false;
-    for (uint64_t v = start_us; v > 0 && v < kThinkUsMax; v *= 2) {
+    for (const Pause& p : kPauses) changed |= lengthen(nlohmann::json::json_pointer(p.pointer), p.max);
+    return changed;
+  }
+
+  // Clients with a shorter think time, in a run then cut as short as still fails: a collision
+  // (two writers in one document's transaction, a DDL beside a write) comes within fewer client
+  // operations when their work overlaps more. Kept only if the cut run does not grow.
+  bool crowd_clients() {
+    pass_ = "crowded clients";
+    static const nlohmann::json::json_pointer kThinkUs("/workload/think_us");
+    const uint64_t think_us = current_.scenario.value(kThinkUs, uint64_t{0});
+    for (uint64_t divisor : {64, 8}) {
+      if (think_us < divisor) continue;
+      Candidate crowded = with_plan(current_, current_.plan);
+      crowded.scenario[kThinkUs] = think_us / divisor;
+      if (cut_and_keep(crowded)) return true;
+    }
+    return false;
+  }
+
+  // Runs `c`, then bisects its duration down while it fails; keeps the shortest failing run if it
+  // is no larger than the current one.
+  bool cut_and_keep(Candidate c) {
+    std::optional<world::RunResult> shortest = failing_run(c);
+    if (!shortest) return false;
+    Candidate kept = c;
+    bisect_down(
+        c.scenario.at("duration_ms").get<uint64_t>(), 1,
+        [&](uint64_t ms) {
+          c.scenario["duration_ms"] = ms;
+          std::optional<world::RunResult> r = failing_run(c);
+          if (!r) return false;
+          shortest = std::move(r);  // bisection only moves down on a failure: the last is the shortest
+          kept = c;
+          return true;
+        },
+        kDurationSlackDivisor);
+    if (!no_larger_than_best(*shortest)) return false;
+    accept(std::move(kept), std::move(*shortest));
+    return true;
+  }
+
+  // Doubles the pause at `at` while the property fails and the run does not grow.
+  bool lengthen(const nlohmann::json::json_pointer& at, uint64_t max) {
+    if (!current_.scenario.contains(at) || !current_.scenario[at].is_number_unsigned()) return false;
+    bool changed = false;
+    for (uint64_t v = current_.scenario[at].get<uint64_t>(); v > 0 && v < max; v *= 2) {
       Candidate c = with_plan(current_, current_.plan);
-      c.scenario["workload"]["think_us"] = v * 2;
-      if (!try_candidate(c, /*no_more_events=*/true)) break;
+      c.scenario[at] = v * 2;
+      if (!try_candidate(c, /*no_larger=*/true)) break;
       changed = true;
     }
     return changed;
+  }
+
+  // Every time of the run at once, divided: the duration, the node's checkpoint interval, the TTL
+  // index's expiry and its monitor's sleep, the backup's start (its copy as much faster), the fault
+  // plan's times. A failure that needs documents to age or a backup to run then keeps its shape
+  // in a fraction of the time, with a fraction of the client operations. Divided while the
+  // property fails and the run does not grow (a shorter checkpoint interval can add events).
+  // The boldest scale first: its run is the cheapest.
+  bool scale_time() {
+    pass_ = "time scale";
+    return divide_while_failing(time_divided, {64, 16, 4, 2});
+  }
+
+  // Applies `divide` with the first of `divisors` (boldest first: the cheapest run) whose candidate
+  // still fails and is no larger, again and again until none does.
+  bool divide_while_failing(std::optional<Candidate> (*divide)(const Candidate&, uint64_t),
+                            std::initializer_list<uint64_t> divisors) {
+    bool changed = false;
+    for (bool progress = true; progress;) {
+      progress = false;
+      for (uint64_t divisor : divisors) {
+        std::optional<Candidate> c = divide(current_, divisor);
+        if (c && try_candidate(*c, /*no_larger=*/true)) {
+          progress = changed = true;
+          break;
+        }
+      }
+    }
+    return changed;
+  }
+
+  // The documents a run loads before it starts (the backup's four collections, a bulk load's
+  // total), all divided at once (by 64, else 8 or 2: the boldest first, the cheapest run), and the
+  // backup's copy rate with them, so that the copy still spans the same virtual time and a crash
+  // planned inside it stays inside. They cost the most wall time of a run; its shape needs few.
+  bool lower_loads() {
+    pass_ = "loads";
+    return divide_while_failing(loads_divided, {64, 8, 2});
+  }
+
+  // `c` with its loads divided by `divisor` (a load stays at least 1) and its copy rate too (in KB/s,
+  // at least 1); none if it loads fewer than 2 documents in all.
+  static std::optional<Candidate> loads_divided(const Candidate& c, uint64_t divisor) {
+    static const char* const kLoads[] = {"/backup/hot_docs", "/backup/warm_docs", "/backup/cold_docs", "/backup/append_docs",
+                                         "/workload/total_documents"};
+    Candidate out = with_plan(c, c.plan);
+    uint64_t before = 0, after = 0;
+    for (const char* p : kLoads) {
+      const nlohmann::json::json_pointer at(p);
+      if (!out.scenario.contains(at) || !out.scenario[at].is_number_unsigned()) continue;
+      const uint64_t n = out.scenario[at].get<uint64_t>();
+      before += n;
+      out.scenario[at] = n == 0 ? 0 : std::max<uint64_t>(n / divisor, 1);
+      after += out.scenario[at].get<uint64_t>();
+    }
+    if (after == before) return std::nullopt;
+    if (out.scenario.contains("backup") && out.scenario["backup"].is_object()) {
+      nlohmann::json& b = out.scenario["backup"];
+      const uint64_t kb_per_s = b.contains("copy_mb_per_s") ? b["copy_mb_per_s"].get<uint64_t>() * 1000 : b.value("copy_kb_per_s", uint64_t{0});
+      b.erase("copy_mb_per_s");
+      if (kb_per_s > 0) b["copy_kb_per_s"] = std::max<uint64_t>(kb_per_s / divisor, 1);
+    }
+    return out;
   }
 
   // Every positive integer under "workload", "backup" and "ttl" (document and table counts, copy
@@ -233,13 +367,30 @@ class Shrinker {
       if (value.is_number_unsigned() && value.get<uint64_t>() > 0) keys.push_back(key);
     }
     bool changed = false;
-    for (const std::string& key : keys) {
-      for (uint64_t v = current_.scenario[section][key].get<uint64_t>(); v > 0; v /= 2) {
-        Candidate c = with_plan(current_, current_.plan);
-        c.scenario[section][key] = v / 2;
-        if (!try_candidate(c, /*no_more_events=*/true)) break;
-        changed = true;
-      }
+    for (const std::string& key : keys) changed |= lower(section, key);
+    return changed;
+  }
+
+  // One count: the simplest values (0, then 1: no inserts, one key, one writer), else halved while
+  // the property fails and the run does not grow. When runs are slow, halved once first, so that a
+  // count that does not halve costs one run.
+  bool lower(const char* section, const std::string& key) {
+    const auto with_value = [&](uint64_t v) {
+      Candidate c = with_plan(current_, current_.plan);
+      c.scenario[section][key] = v;
+      return try_candidate(c, /*no_larger=*/true);
+    };
+    const uint64_t start = current_.scenario[section][key].get<uint64_t>();
+    const bool cheap = best_run_s_ < kCheapRunS;
+    if (!cheap && !with_value(start / 2)) return false;  // one run for a count that does not halve
+    const uint64_t halved = cheap ? start : start / 2;
+    for (uint64_t simplest : {uint64_t{0}, uint64_t{1}}) {
+      if (simplest < halved / 2 && with_value(simplest)) return true;
+    }
+    bool changed = !cheap;
+    for (uint64_t v = halved; v > 0; v /= 2) {
+      if (!with_value(v / 2)) break;
+      changed = true;
     }
     return changed;
   }
@@ -253,12 +404,68 @@ class Shrinker {
   const char* pass_ = "reproducing";
   std::string cause_;  // the original violation's cause (cause_of), kept by every accepted candidate
   size_t runs_ = 0;
+  double last_run_s_ = 0, best_run_s_ = 0;  // wall seconds of the last run and of the current best's
   Candidate current_;
   world::RunResult best_;
   ShrinkResult result_;
 };
 
 }  // namespace
+
+namespace {
+
+// A replica set's own times: each member's fault plan and the network's faults (their at_ms and
+// until_ms; a count trigger stays).
+void divide_replica_set_times(nlohmann::json* scenario, uint64_t divisor) {
+  const auto divide_entries = [divisor](nlohmann::json* entries) {
+    if (!entries->is_array()) return;
+    for (nlohmann::json& e : *entries) {
+      for (const char* field : {"at_ms", "until_ms"}) {
+        if (e.is_object() && e.contains(field) && e[field].is_number_unsigned()) e[field] = e[field].get<uint64_t>() / divisor;
+      }
+    }
+  };
+  if (!scenario->contains("replica_set") || !(*scenario)["replica_set"].is_object()) return;
+  nlohmann::json& rs = (*scenario)["replica_set"];
+  if (rs.contains("network_faults")) divide_entries(&rs["network_faults"]);
+  if (!rs.contains("members") || !rs["members"].is_array()) return;
+  for (nlohmann::json& m : rs["members"]) {
+    if (m.is_object() && m.contains("fault_plan")) divide_entries(&m["fault_plan"]);
+  }
+}
+
+}  // namespace
+
+std::optional<ShrinkCandidate> time_divided(const ShrinkCandidate& c, uint64_t divisor) {
+  static const char* const kTimes[] = {"/duration_ms",      "/node/checkpoint_interval_ms", "/ttl/expire_after_s",
+                                       "/ttl/monitor_sleep_s", "/ttl/manual_every_s",       "/ttl/index_at_ms",
+                                       "/workload/stop_inserts_at_ms", "/backup/start_ms"};
+  static const char* const kRates[] = {"/backup/copy_mb_per_s", "/backup/copy_kb_per_s"};
+  assert(divisor >= 2);
+  if (c.scenario.at("duration_ms").get<uint64_t>() < divisor) return std::nullopt;
+  faults::FaultPlan plan = c.plan;
+  // Whole milliseconds, as the plan's JSON form (the trace header) records them.
+  const auto divided = [divisor](sim::Nanos t_ns) {
+    return t_ns / sim::kNsPerMs / static_cast<sim::Nanos>(divisor) * sim::kNsPerMs;
+  };
+  for (faults::Fault& f : plan.faults) {
+    if (f.at_ns) f.at_ns = divided(*f.at_ns);
+    f.until_ns = divided(f.until_ns);
+  }
+  ShrinkCandidate out = with_plan(c, std::move(plan));
+  for (const char* p : kTimes) {
+    const nlohmann::json::json_pointer at(p);
+    if (out.scenario.contains(at) && out.scenario[at].is_number_unsigned()) {
+      out.scenario[at] = std::max<uint64_t>(out.scenario[at].get<uint64_t>() / divisor, 1);
+    }
+  }
+  for (const char* p : kRates) {
+    const nlohmann::json::json_pointer at(p);
+    if (out.scenario.contains(at) && out.scenario[at].is_number_unsigned()) out.scenario[at] = out.scenario[at].get<uint64_t>() * divisor;
+  }
+  divide_replica_set_times(&out.scenario, divisor);
+  return out;
+}
 
 std::vector<size_t> ddmin(size_t items, const std::function<bool(const std::vector<size_t>&)>& fails) {
   std::vector<size_t> set(items);

@@ -1,14 +1,19 @@
 #pragma once
 // Shrinking a failing run (delta debugging): from a trace's header (scenario, seed, fault plan),
 // re-run in process with smaller settings while the same property still fails. Passes, repeated
-// in rounds until none makes progress: drop fault-plan entries (ddmin), simplify the remaining
-// ones (count triggers smaller, time triggers earlier, plainer modes), bisect the duration down,
-// halve the workload's counts, slow its clients down (a longer think time). The seed stays: the result is the same seed with smaller settings.
-// Every candidate is one bounded run; the number of runs and the wall time are capped.
+// in rounds until none makes progress, the coarse ones first: lower the documents loaded before
+// the run starts, divide every time of the run at once (time_divided), lower the workload's
+// counts (the simplest values first), lengthen the clients' pauses, drop fault-plan entries
+// (ddmin), simplify the remaining ones (count triggers smaller, time triggers earlier, plainer
+// modes), bisect the duration down, crowd the clients (a shorter think time in a run cut as short
+// as still fails). A candidate is kept only if the run does not grow (client operations, then
+// events). The seed stays: the result is the same seed with smaller settings. Every candidate is
+// one bounded run; the number of runs and the wall time are capped.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,7 +36,7 @@ struct ShrinkProgress {
 using ShrinkProgressFn = std::function<void(const ShrinkProgress&)>;
 
 struct ShrinkSize {
-  uint64_t events = 0, commits = 0, faults = 0, duration_ms = 0;
+  uint64_t events = 0, operations = 0, faults = 0, duration_ms = 0;  // operations: the clients' (traces/client_operations.h)
 };
 
 struct ShrinkResult {
@@ -49,7 +54,22 @@ struct ShrinkResult {
 ShrinkResult shrink(const nlohmann::json& header, const std::string& property, const ShrinkLimits& limits,
                     const ShrinkProgressFn& progress = nullptr);
 
-// --- The generic reductions, exposed for tests. `fails` runs one candidate. ---
+// --- The reductions, exposed for tests. ---
+
+// One setting to run: the scenario as JSON (what the trace header will record) and the plan.
+struct ShrinkCandidate {
+  nlohmann::json scenario;
+  faults::FaultPlan plan;
+};
+
+// `c` with every time of the run divided by `divisor` >= 2 (at least 1 ms or 1 s each) and its
+// copy rates multiplied by it: the duration, the node's checkpoint interval, the TTL index's
+// expiry, its monitor's sleep, the manual delete job's period, the TTL index's creation, the end
+// of inserts, the backup's start, the fault plan's times. Client pauses stay. None when the
+// duration is shorter than `divisor` ms.
+std::optional<ShrinkCandidate> time_divided(const ShrinkCandidate& c, uint64_t divisor);
+
+// `fails` runs one candidate.
 
 // ddmin (Zeller): a 1-minimal subset of `items` (as indexes into it, ascending) on which `fails`
 // still holds, given it holds on all of them.

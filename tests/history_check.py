@@ -30,7 +30,7 @@ import math
 import sys
 
 MASK = (1 << 64) - 1
-DURABILITY_PROPERTIES = {"durable_commits_survive", "recovered_state_is_a_prefix", "final_state_matches"}
+DURABILITY_PROPERTIES = {"recovered_state_is_prefix", "final_state_matches"}
 CATALOG_PREFIX = "table:_catalog|"  # a collection's catalog row: left out when members are compared
 
 

@@ -76,15 +76,15 @@ nlohmann::json padded_failing_header() {
 TEST(Shrink, ShrinksThePaddedNegativeControlToAFewEvents) {
   const nlohmann::json header = padded_failing_header();
   ShrinkResult r = shrink(header, kProperty, {200, 60});
-  std::cout << "shrink: events " << r.before.events << " -> " << r.after.events << ", commits " << r.before.commits
-            << " -> " << r.after.commits << ", faults " << r.before.faults << " -> " << r.after.faults << ", duration "
+  std::cout << "shrink: events " << r.before.events << " -> " << r.after.events << ", client operations "
+            << r.before.operations << " -> " << r.after.operations << ", faults " << r.before.faults << " -> " << r.after.faults << ", duration "
             << r.before.duration_ms << " -> " << r.after.duration_ms << " ms, " << r.runs << " runs, " << r.wall_s
             << " s\n";
   ASSERT_TRUE(r.reproduced);
   EXPECT_LE(r.runs, 200u);
   // The issue's goal: at most 5 % of the events or at most 20 operations.
   EXPECT_LE(r.after.events * 20, r.before.events);
-  EXPECT_LE(r.after.commits, 20u);
+  EXPECT_LE(r.after.operations, 20u);
   EXPECT_EQ(r.after.faults, 2u);  // the lying sync and one crash; the padding is gone
   EXPECT_LT(r.after.duration_ms, 20000u);
 
@@ -105,6 +105,49 @@ TEST(Shrink, ShrinksThePaddedNegativeControlToAFewEvents) {
   std::remove(path.c_str());
 }
 
+TEST(Shrink, TimeDividedScalesEveryTimeOfTheRunTogether) {
+  ShrinkCandidate c;
+  c.scenario = nlohmann::json::parse(R"({"duration_ms": 90000, "node": {"checkpoint_interval_ms": 500, "journal_commit_interval_ms": 100},
+    "workload": {"think_us": 5000, "stop_inserts_at_ms": 60000},
+    "ttl": {"expire_after_s": 30, "monitor_sleep_s": 10, "touch_every_ms": 5},
+    "backup": {"start_ms": 20000, "copy_mb_per_s": 2, "hot_docs": 800}})");
+  c.plan.faults.push_back(faults::fault_from_json(nlohmann::json::parse(R"({"kind": "crash", "at_ms": 20021})"), "/f"));
+  c.plan.faults.push_back(faults::fault_from_json(nlohmann::json::parse(R"({"kind": "crash", "at_disk_op": 7})"), "/g"));
+  const std::optional<ShrinkCandidate> q = time_divided(c, 16);
+  ASSERT_TRUE(q.has_value());
+  const nlohmann::json& s = q->scenario;
+  EXPECT_EQ(s["duration_ms"], 5625);
+  EXPECT_EQ(s["node"]["checkpoint_interval_ms"], 31);
+  EXPECT_EQ(s["workload"]["stop_inserts_at_ms"], 3750);
+  EXPECT_EQ(s["ttl"]["expire_after_s"], 1);  // 30 / 16, whole seconds, at least 1
+  EXPECT_EQ(s["ttl"]["monitor_sleep_s"], 1);
+  EXPECT_EQ(s["backup"]["start_ms"], 1250);
+  EXPECT_EQ(s["backup"]["copy_mb_per_s"], 32);  // the copy takes a sixteenth of the time too
+  // Client pauses, counts and the journal's interval stay.
+  EXPECT_EQ(s["workload"]["think_us"], 5000);
+  EXPECT_EQ(s["ttl"]["touch_every_ms"], 5);
+  EXPECT_EQ(s["backup"]["hot_docs"], 800);
+  EXPECT_EQ(s["node"]["journal_commit_interval_ms"], 100);
+  // The plan moves with the run, and the scenario records it.
+  ASSERT_EQ(q->plan.faults.size(), 2u);
+  EXPECT_EQ(*q->plan.faults[0].at_ns, 1251 * sim::kNsPerMs);  // whole milliseconds, as the header records them
+  EXPECT_EQ(*q->plan.faults[1].at_disk_op, 7u);
+  EXPECT_EQ(s["fault_plan"], faults::to_json(q->plan));
+  EXPECT_FALSE(s.contains("swarm"));
+  // A replica set's member plans and network faults move with the run.
+  c.scenario["replica_set"] = nlohmann::json::parse(R"({"members": [{}, {"fault_plan": [{"kind": "crash", "at_ms": 2500},
+    {"kind": "crash", "at_disk_op": 40}]}], "network_faults": [{"kind": "isolate", "member": 2, "at_ms": 4000, "until_ms": 6000}]})");
+  const nlohmann::json rs = time_divided(c, 4)->scenario["replica_set"];
+  EXPECT_EQ(rs["members"][1]["fault_plan"][0]["at_ms"], 625);
+  EXPECT_EQ(rs["members"][1]["fault_plan"][1]["at_disk_op"], 40);
+  EXPECT_EQ(rs["network_faults"][0]["at_ms"], 1000);
+  EXPECT_EQ(rs["network_faults"][0]["until_ms"], 1500);
+  EXPECT_EQ(rs["network_faults"][0]["member"], 2);
+  // A duration shorter than the divisor does not divide.
+  c.scenario["duration_ms"] = 15;
+  EXPECT_FALSE(time_divided(c, 16).has_value());
+}
+
 TEST(Shrink, AFailureThatDoesNotReproduceIsReported) {
   const Scenario s = load_scenario(kSource + "/scenarios/smoke.json");
   RunResult passing = run_scenario(s, 3);
@@ -120,9 +163,12 @@ TEST(Shrink, TheRunCapIsRespected) {
   ASSERT_TRUE(r.reproduced);
   EXPECT_EQ(r.runs, 5u);
   EXPECT_TRUE(r.budget_exhausted);
-  // Five runs: the reproduction, no faults at all, then ddmin's first halves of the plan.
-  EXPECT_LT(r.after.faults, r.before.faults);
-  EXPECT_EQ(r.after.duration_ms, r.before.duration_ms);  // the duration pass never started
+  // Five runs: the reproduction and the time scale pass's four candidates (the coarse pass comes
+  // first); the fault plan's pass never started, and what is kept still fails.
+  EXPECT_EQ(r.after.faults, r.before.faults);
+  EXPECT_LE(r.after.events, r.before.events);
+  EXPECT_TRUE(std::any_of(r.minimal.violations.begin(), r.minimal.violations.end(),
+                          [](const auto& v) { return v.name() == kProperty; }));
 }
 
 }  // namespace

@@ -52,7 +52,9 @@ void HotBackupActor::report_stale_pins(WT_CONNECTION* conn) {
 std::vector<std::string> HotBackupActor::pinned_tables(WT_CONNECTION* conn) {
   engine::OperationContext op(conn);
   std::vector<std::string> tables = {engine::Catalog::kUri, engine::DocumentEngine::kOplogUri};
-  for (const auto& [ns, coll] : engine_->catalog().collections()) tables.push_back(coll.table);
+  for (const auto& [ns, coll] : engine_->catalog().collections()) {
+    for (const std::string& t : tables_of(coll)) tables.push_back(t);
+  }
   std::vector<std::string> pinned;
   for (const std::string& t : tables) {
     std::vector<std::string> names;
@@ -132,6 +134,14 @@ uint64_t HotBackupActor::copy_file(const std::string& name) {
   return done;
 }
 
+// A collection's WiredTiger tables: its records, then each index's entries. A restore needs
+// them all: a node whose _id index is missing cannot look a document up.
+std::vector<std::string> HotBackupActor::tables_of(const engine::CollectionSpec& coll) {
+  std::vector<std::string> tables = {coll.table};
+  for (const engine::IndexSpec& index : coll.indexes) tables.push_back(index.table);
+  return tables;
+}
+
 // Tables in copy order: by updates so far (the expansion-rate estimate), hottest or coldest
 // first, or by name. A table released early stops growing early: hottest first is the account's.
 std::vector<std::pair<std::string, std::string>> HotBackupActor::tables_in_order() {
@@ -141,7 +151,9 @@ std::vector<std::pair<std::string, std::string>> HotBackupActor::tables_in_order
   };
   std::vector<std::pair<std::string, std::string>> tables;  // (ns or "", table uri), by name
   tables.emplace_back("", engine::Catalog::kUri);
-  for (const auto& [ns, coll] : engine_->catalog().collections()) tables.emplace_back(ns, coll.table);
+  for (const auto& [ns, coll] : engine_->catalog().collections()) {
+    for (const std::string& t : tables_of(coll)) tables.emplace_back(ns, t);
+  }
   const BackupOrder order = run_.scenario().backup.order;
   if (order == BackupOrder::kName) return tables;
   std::stable_sort(tables.begin(), tables.end(), [&](const auto& a, const auto& b) {
@@ -328,7 +340,7 @@ int HotBackupActor::read_restored(WT_CONNECTION* conn, models::KvState* out, boo
   if ((ret = catalog.load(s)) != 0) return ret;
   restored_tables_ = {engine::Catalog::kUri};
   for (const auto& [ns, coll] : catalog.collections()) {
-    restored_tables_.push_back(coll.table);
+    for (const std::string& t : tables_of(coll)) restored_tables_.push_back(t);  // verified after
     if ((ret = put_collection(op, coll, out)) != 0) return ret;
   }
   return put_catalog_rows(op, out);

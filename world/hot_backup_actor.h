@@ -54,6 +54,7 @@ class HotBackupActor {
   void create_sentinel();
   void remove_sentinel();
   uint64_t copy_file(const std::string& name);
+  static std::vector<std::string> tables_of(const engine::CollectionSpec& coll);
   std::vector<std::pair<std::string, std::string>> tables_in_order();
   void abandon(engine::OperationContext& op, sim::Nanos start_ns);
   // Runs `step` once no commit is in flight, before any other begins (the node's oplog trim too).
