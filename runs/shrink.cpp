@@ -326,7 +326,7 @@ class Shrinker {
   }
 
   // `c` with its loads divided by `divisor` (a load stays at least 1) and its copy rate too (in KB/s,
-  // at least 1); none if it loads fewer than 2 documents in all.
+  // at least 1); none if no load would change.
   static std::optional<Candidate> loads_divided(const Candidate& c, uint64_t divisor) {
     static const char* const kLoads[] = {"/backup/hot_docs", "/backup/warm_docs", "/backup/cold_docs", "/backup/append_docs",
                                          "/workload/total_documents"};
