@@ -120,13 +120,14 @@ class Shrinker {
     assert(runs_ == 1 || violates(r, property_, cause_));  // only the original may hold
     current_ = std::move(c);
     best_ = std::move(r);
+    best_ops_ = client_operations_in(*best_.trace);  // counted once, compared with every candidate
     best_run_s_ = last_run_s_;
   }
 
   // Fewer client operations, or as many and no more events.
   bool no_larger_than_best(const world::RunResult& r) const {
-    const uint64_t ops = client_operations_in(*r.trace), best_ops = client_operations_in(*best_.trace);
-    return ops < best_ops || (ops == best_ops && r.trace->event_count() <= best_.trace->event_count());
+    const uint64_t ops = client_operations_in(*r.trace);
+    return ops < best_ops_ || (ops == best_ops_ && r.trace->event_count() <= best_.trace->event_count());
   }
 
   // Runs `c`; if the property still fails (and, with `no_larger`, the run is no larger), `c`
@@ -404,6 +405,7 @@ class Shrinker {
   const char* pass_ = "reproducing";
   std::string cause_;  // the original violation's cause (cause_of), kept by every accepted candidate
   size_t runs_ = 0;
+  uint64_t best_ops_ = 0;  // the current best run's client operations
   double last_run_s_ = 0, best_run_s_ = 0;  // wall seconds of the last run and of the current best's
   Candidate current_;
   world::RunResult best_;
