@@ -117,6 +117,7 @@ std::string apply_update(Document& doc, const Document& update, int64_t* inc_on_
         return "unknown update operator " + op;
       }
     }
+    if (planted::active(planted::Bug::kUpdateAppliesOneOperator)) break;
   }
   return "";
 }

@@ -65,6 +65,11 @@ const std::vector<PropertyInfo>& catalogue() {
       {Property::kMajorityReadsSurvive, "majority_reads_survive",
        "a find with readConcern \"majority\" never returns a write that is later rolled back: the newest entry of "
        "the oplog it read from is in the final primary's oplog (a \"local\" read may, and is counted)"},
+      {Property::kWritesFollowCommands, "writes_follow_commands",
+       "every document a client's write command changed is what the command asked for, judged by a reference of "
+       "MongoDB's write semantics written apart from the engine: the old version matched the filter, the new one is "
+       "what $set, $unset, $inc or the replacement makes of it (an upsert's, of the filter's equality fields), an "
+       "insert stores the document sent, and a command for one document changes at most one"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

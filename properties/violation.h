@@ -37,8 +37,9 @@ enum class Property {
   kOnePrimaryPerTerm,
   kMajorityWritesSurvive,
   kMajorityReadsSurvive,
+  kWritesFollowCommands,
 };
-inline constexpr size_t kPropertyCount = 25;
+inline constexpr size_t kPropertyCount = 26;
 
 struct Violation {
   Property property;

@@ -93,6 +93,10 @@ const std::vector<BugInfo>& catalogue() {
        "scenarios/failover.json", Property::kTtlSafety, {}},
       {Bug::kVoteForgotten, "a voter grants a vote in a term without looking at the vote it gave earlier in that term",
        "scenarios/swarm_replica_set.json", Property::kOnePrimaryPerTerm, {}},
+      // The workload's update is {$inc: {n: 1}, $set: {g: ...}}: the $inc still counts once, the
+      // index on g still matches the stored g, and the durability properties see what was stored.
+      {Bug::kUpdateAppliesOneOperator, "an update applies its first operator and returns, skipping the others",
+       "scenarios/documents.json", Property::kWritesFollowCommands, {"duration_ms=3000"}},
   };
   return bugs;
 }

@@ -40,6 +40,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kMajorityReadSkipsWait, "majority_read_skips_wait"},
     {Bug::kTtlRoleReadOnce, "ttl_role_read_once"},
     {Bug::kVoteForgotten, "vote_forgotten"},
+    {Bug::kUpdateAppliesOneOperator, "update_applies_one_operator"},
 }};
 
 std::optional<Bug> g_enabled;

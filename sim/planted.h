@@ -44,9 +44,10 @@ enum class Bug {
   kMajorityReadSkipsWait,  // a readConcern "majority" find returns without waiting for the commit point
   kTtlRoleReadOnce,        // the TTL monitor asks its member's role at its first pass only, and keeps it
   kVoteForgotten,          // a voter grants its vote without looking at the vote it gave earlier in the term
+  kUpdateAppliesOneOperator,  // an update applies its first operator ($inc) and skips the rest ($set)
 };
 
-inline constexpr size_t kBugCount = 32;
+inline constexpr size_t kBugCount = 33;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -67,7 +67,9 @@ class BackupSystem final : public DocSystem {
       if (sim.now_ns() >= run_.end_ns()) break;
       const uint64_t id = rng.below(docs);
       const engine::WriteConcern wc{rng.chance(run_.scenario().workload.durable_fraction)};
-      write("update", [&] { return engine_->update(op, ns, {{"_id", id}}, {{"$inc", {{"v", 1}}}}, false, false, wc); });
+      const engine::Document filter = {{"_id", id}}, inc = {{"$inc", {{"v", 1}}}};
+      write("update", properties::WriteCommand::make_update(ns, filter, inc, /*upsert=*/false, /*multi=*/false),
+            [&] { return engine_->update(op, ns, filter, inc, false, false, wc); });
       ++rewrites_[ns];  // the expansion-rate estimate: under a pin only rewritten pages need new space
     }
   }
@@ -79,7 +81,8 @@ class BackupSystem final : public DocSystem {
     while (sim.now_ns() < run_.end_ns()) {
       sim.sleep_for(run_.scenario().workload.think_ns * static_cast<sim::Nanos>(run_.scenario().backup.append_every));
       if (sim.now_ns() >= run_.end_ns()) break;
-      write("insert", [&] { return engine_->insert_many(op, "test.append", {doc(next_append_++, 0)}, {}); });
+      const engine::Document appended = doc(next_append_++, 0);
+      write("insert", properties::WriteCommand::make_insert("test.append", {appended}), [&] { return engine_->insert_many(op, "test.append", {appended}, {}); });
     }
   }
 

@@ -140,9 +140,7 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
     if (ret != 0) problems.emplace_back(properties::Property::kTablesVerify, "verify " + t + ": " + wiredtiger_strerror(ret));
   }
   if (run_.scenario().node.oplog) check_oplog(conn, &problems);
-  if (engine_->locks().conflict_violations() > 0) {
-    problems.emplace_back(properties::Property::kLockSafety, std::to_string(engine_->locks().conflict_violations()) + " conflicting grants");
-  }
+  if (auto f = new_conflicting_grants()) problems.push_back(*f);
   if (backup_) backup_->check_no_pins(conn, &problems);
   return problems;
 }
@@ -195,8 +193,23 @@ void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding
   for (auto& p : properties::check_oplog(entries, data, capped)) problems->push_back(std::move(p));
 }
 
+// Conflicting grants since the last report: at validate, and at close, so that a generation
+// that ends in a crash (never validated) still reports them.
+std::optional<properties::Finding> DocSystem::new_conflicting_grants() {
+  const uint64_t grants = engine_->locks().conflict_violations();
+  assert(grants >= conflicting_grants_reported_);
+  if (grants == conflicting_grants_reported_) return std::nullopt;
+  const uint64_t fresh = grants - conflicting_grants_reported_;
+  conflicting_grants_reported_ = grants;
+  return properties::Finding{properties::Property::kLockSafety, std::to_string(fresh) + " conflicting grants"};
+}
+
 void DocSystem::close() {
   if (engine_) count_coverage(*engine_);
+  if (engine_) {
+    if (auto f = new_conflicting_grants()) finding(f->first, f->second);
+  }
+  conflicting_grants_reported_ = 0;  // the next generation's engine counts from zero
   op_.reset();
   engine_.reset();
 }
@@ -290,6 +303,7 @@ uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, b
     const std::string key = model_key(w.ns, *w.id);
     check_increment(key, w);
     if (!w.ttl_field.empty()) check_ttl_delete(w);
+    if (w.ttl_field.empty()) check_command_write(w);
     kv.push_back({key, w.post_image != nullptr ? models::Value{std::string(w.post_bson)} : std::nullopt});
   }
   const uint64_t seq = host_.history().invoke(std::move(kv), durable, commit_details(writes));
@@ -403,6 +417,25 @@ void DocSystem::check_ttl_delete(const engine::DocWrite& w) {
   d.pre_image = w.pre_image;
   d.partial_filter = index != nullptr && index->partial_filter ? &*index->partial_filter : nullptr;
   if (auto f = properties::check_ttl_delete(d)) finding(f->first, f->second);
+}
+
+DocSystem::CommandScope::CommandScope(DocSystem& system, properties::WriteCommand& command)
+    : system_(system), fiber_id_(system.run_.sim().current().id) {
+  const bool fresh = system_.commands_.emplace(fiber_id_, &command).second;
+  assert(fresh && "a fiber runs one write command at a time");
+  (void)fresh;
+}
+
+DocSystem::CommandScope::~CommandScope() { system_.commands_.erase(fiber_id_); }
+
+// writes_follow_commands: a write of a client's command (a secondary's apply, a rollback's refetch
+// and the TTL monitor run none) against the command.
+void DocSystem::check_command_write(const engine::DocWrite& w) {
+  const auto running = commands_.find(run_.sim().current().id);
+  if (running == commands_.end()) return;
+  properties::WriteCommand& command = *running->second;
+  assert(command.ns == w.ns);
+  if (auto f = properties::check_write(command, w.pre_image, w.post_image)) finding(f->first, f->second);
 }
 
 }  // namespace wtsim::world

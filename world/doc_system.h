@@ -5,10 +5,12 @@
 // schema and the client actors of a workload.
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/engine.h"
+#include "properties/write_reference.h"
 #include "world/documents_ops.h"
 #include "world/system.h"
 #include "world/node_context.h"
@@ -62,6 +64,13 @@ class DocSystem : public System, public engine::CommitObserver {
     if (r.status.ok()) run_.note_progress();
     return r;
   }
+  // The same for a client's write command, which writes_follow_commands judges at each of its
+  // commits (properties/write_reference.h).
+  template <class Call>
+  engine::WriteResult write(const char* what, properties::WriteCommand command, Call&& call) {
+    const CommandScope scope(*this, command);
+    return write(what, std::forward<Call>(call));
+  }
   void finding(properties::Property property, const std::string& detail);
   // One operation of the "documents" workload on this node (world/documents_ops.cpp): the
   // command's status (an engine code such as no such index is an answer, not a failure).
@@ -92,6 +101,19 @@ class DocSystem : public System, public engine::CommitObserver {
   std::map<std::string, uint64_t> rewrites_;
 
  private:
+  // The write command the current fiber runs, while it runs.
+  class CommandScope {
+   public:
+    CommandScope(DocSystem& system, properties::WriteCommand& command);
+    ~CommandScope();
+    CommandScope(const CommandScope&) = delete;
+    CommandScope& operator=(const CommandScope&) = delete;
+
+   private:
+    DocSystem& system_;
+    uint64_t fiber_id_;
+  };
+
   ScriptReply script_write(engine::OperationContext& op, const std::string& cmd, const nlohmann::json& args);
   ScriptReply script_find_and_modify(engine::OperationContext& op, const nlohmann::json& args);
   ScriptReply list_indexes(const std::string& ns);
@@ -100,6 +122,8 @@ class DocSystem : public System, public engine::CommitObserver {
   int read_documents(WT_CONNECTION* conn, models::KvState* out);
   void check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding>* problems);
   void check_ttl_delete(const engine::DocWrite& w);
+  void check_command_write(const engine::DocWrite& w);
+  std::optional<properties::Finding> new_conflicting_grants();
   // Waits while the hot backup fixes its point in time, then counts the commit in flight.
   void begin_commit();
   void count_coverage(engine::DocumentEngine& e);
@@ -107,10 +131,12 @@ class DocSystem : public System, public engine::CommitObserver {
   std::unique_ptr<engine::OperationContext> op_;
   std::map<uint64_t, bool> durable_;       // ticket -> durable, until acknowledged
   std::map<std::string, int64_t> last_n_;  // key -> counter of the last committed image
+  std::map<uint64_t, properties::WriteCommand*> commands_;  // fiber id -> the write command it runs
   std::map<std::string, int64_t> last_ttl_bound_ms_;  // actor -> bound of its last TTL delete (trace)
   std::vector<properties::Finding> findings_;
   std::unique_ptr<HotBackupActor> backup_;  // null unless this node takes the hot backup
   uint64_t commits_in_flight_ = 0;          // between before_commit and after_commit (this generation)
+  uint64_t conflicting_grants_reported_ = 0;  // lock_safety's count already reported (this generation)
 };
 
 // Adds a record-store value to a model state (read_state, restore checks).

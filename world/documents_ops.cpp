@@ -92,12 +92,12 @@ engine::Status DocSystem::run_documents_op(engine::OperationContext& op, const D
       // born already expired.
       std::vector<engine::Document> batch = d.batch;
       stamp_ttl_dates(batch, run_.scenario().workload, engine_->now_ms());
-      return write("insert_many", [&] { return engine_->insert_many(op, kDocumentsNs, std::move(batch), wc, /*ordered=*/false); }).status;
+      return write("insert_many", properties::WriteCommand::make_insert(kDocumentsNs, batch), [&] { return engine_->insert_many(op, kDocumentsNs, std::move(batch), wc, /*ordered=*/false); }).status;
     }
     case DocumentsOp::Kind::kUpdate:
-      return write("update", [&] { return engine_->update(op, kDocumentsNs, d.filter, d.update, /*upsert=*/true, /*multi=*/false, wc); }).status;
+      return write("update", properties::WriteCommand::make_update(kDocumentsNs, d.filter, d.update, /*upsert=*/true, /*multi=*/false), [&] { return engine_->update(op, kDocumentsNs, d.filter, d.update, /*upsert=*/true, /*multi=*/false, wc); }).status;
     case DocumentsOp::Kind::kRemove:
-      return write("remove", [&] { return engine_->remove(op, kDocumentsNs, d.filter, true, wc); }).status;
+      return write("remove", properties::WriteCommand::make_delete(kDocumentsNs, d.filter, /*just_one=*/true), [&] { return engine_->remove(op, kDocumentsNs, d.filter, true, wc); }).status;
     case DocumentsOp::Kind::kFind: {
       engine::FindRequest req;
       req.filter = d.filter;

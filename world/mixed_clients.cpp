@@ -52,7 +52,7 @@ class MixedDocSystem final : public DocSystem {
       for (; next < end && batch.size() < w.batch_size; ++next) batch.push_back(make_documents_doc(rng, w, next));
       const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
       stamp_ttl_dates(batch, w, engine_->now_ms());
-      write("insert_many", [&] { return engine_->insert_many(op, kDocumentsNs, std::move(batch), wc); });
+      write("insert_many", properties::WriteCommand::make_insert(kDocumentsNs, batch), [&] { return engine_->insert_many(op, kDocumentsNs, std::move(batch), wc); });
     }
     run_.note_workload_done();
   }

@@ -38,9 +38,11 @@ class PaddingSystem final : public DocSystem {
       engine::Document doc = {{"_id", id}};
       if (preset) doc.update({{"counter1", 0.0}, {"counter2", 0.0}, {"counter3", 0.0}});
       const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
-      write("insert", [&] { return engine_->insert_many(op, kNs, {doc}, wc); });  // a duplicate after a restart is fine
+      write("insert", properties::WriteCommand::make_insert(kNs, {doc}), [&] { return engine_->insert_many(op, kNs, {doc}, wc); });  // a duplicate after a restart is fine
       for (const char* counter : {"counter1", "counter2", "counter3"}) {
-        write("update", [&] { return engine_->update(op, kNs, {{"_id", id}}, {{"$inc", {{counter, 1.0}}}}, /*upsert=*/true, false, wc); });
+        const engine::Document filter = {{"_id", id}}, inc = {{"$inc", {{counter, 1.0}}}};
+        write("update", properties::WriteCommand::make_update(kNs, filter, inc, /*upsert=*/true, /*multi=*/false),
+              [&] { return engine_->update(op, kNs, filter, inc, /*upsert=*/true, false, wc); });
       }
     }
     if (next_ >= w.total_documents) run_.note_workload_done();

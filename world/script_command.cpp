@@ -172,8 +172,12 @@ engine::FindAndModifyRequest find_and_modify_request(const nlohmann::json& a) {
 // {n, updatedExisting, upserted} and ok; a refusal's errmsg and code.
 ScriptReply DocSystem::script_find_and_modify(engine::OperationContext& op, const nlohmann::json& a) {
   const std::string ns = a["ns"];
-  const engine::FindAndModifyResult f = host_.node_call(
-      "script_findAndModify", [&] { return engine_->find_and_modify(op, ns, find_and_modify_request(a), {a.value("j", false)}); });
+  const engine::FindAndModifyRequest request = find_and_modify_request(a);
+  properties::WriteCommand command = properties::WriteCommand::make_find_and_modify(
+      ns, request.query, request.update.value_or(engine::Document()), request.remove, request.upsert);
+  const CommandScope scope(*this, command);
+  const engine::FindAndModifyResult f =
+      host_.node_call("script_findAndModify", [&] { return engine_->find_and_modify(op, ns, request, {a.value("j", false)}); });
   if (f.status.ok()) run_.note_progress();
   ScriptReply r;
   r.n = f.n;
@@ -246,12 +250,15 @@ ScriptReply DocSystem::script_write(engine::OperationContext& op, const std::str
   engine::WriteResult w;
   if (cmd == "insert") {
     std::vector<engine::Document> docs = a["docs"].is_array() ? a["docs"].get<std::vector<engine::Document>>() : std::vector<engine::Document>{a["docs"]};
-    w = write("script_insert", [&] { return engine_->insert_many(op, ns, std::move(docs), wc, a.value("ordered", true)); });
+    w = write("script_insert", properties::WriteCommand::make_insert(ns, docs), [&] { return engine_->insert_many(op, ns, std::move(docs), wc, a.value("ordered", true)); });
   } else if (cmd == "update" || cmd == "replace") {
     const engine::Document& change = cmd == "update" ? a["update"] : a["replacement"];
-    w = write("script_update", [&] { return engine_->update(op, ns, filter, change, a.value("upsert", false), a.value("multi", false), wc); });
+    const bool upsert = a.value("upsert", false), multi = a.value("multi", false);
+    w = write("script_update", properties::WriteCommand::make_update(ns, filter, change, upsert, multi),
+              [&] { return engine_->update(op, ns, filter, change, upsert, multi, wc); });
   } else {
-    w = write("script_delete", [&] { return engine_->remove(op, ns, filter, !a.value("many", false), wc); });
+    const bool just_one = !a.value("many", false);
+    w = write("script_delete", properties::WriteCommand::make_delete(ns, filter, just_one), [&] { return engine_->remove(op, ns, filter, just_one, wc); });
   }
   ScriptReply r;
   r.n = w.n;

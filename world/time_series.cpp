@@ -128,7 +128,7 @@ class TimeSeriesSystem final : public DocSystem {
       std::vector<engine::Document> batch;
       for (uint64_t i = 0; i < w.batch_size; ++i) batch.push_back(make_doc(rng, value++));
       const engine::WriteConcern wc{rng.chance(w.durable_fraction)};
-      write("insert_many", [&] { return engine_->insert_many(op, kNs, std::move(batch), wc); });
+      write("insert_many", properties::WriteCommand::make_insert(kNs, batch), [&] { return engine_->insert_many(op, kNs, std::move(batch), wc); });
       inserted_[static_cast<size_t>(index)].second = value;
       sim.sleep_for(w.think_ns);
     }
@@ -149,7 +149,8 @@ class TimeSeriesSystem final : public DocSystem {
       if (next <= first) continue;
       const engine::Document filter = {{"_id", first + rng.below(next - first)}};
       const engine::Document touch = {{"$set", {{kField, engine::make_date(engine_->now_ms())}}}};
-      write("update", [&] { return engine_->update(op, kNs, filter, touch, /*upsert=*/false, /*multi=*/false, {false}); });
+      write("update", properties::WriteCommand::make_update(kNs, filter, touch, /*upsert=*/false, /*multi=*/false),
+            [&] { return engine_->update(op, kNs, filter, touch, /*upsert=*/false, /*multi=*/false, {false}); });
     }
   }
 
@@ -163,7 +164,8 @@ class TimeSeriesSystem final : public DocSystem {
       const int64_t bound = engine_->now_ms() - ttl.expire_after_ns / sim::kNsPerMs;
       const sim::Nanos start_ns = sim.now_ns();
       const engine::Document older = {{kField, {{"$lt", engine::make_date(bound)}}}};
-      const engine::WriteResult r = write("delete_job", [&] { return engine_->remove(op, kNs, older, false, {}); });
+      const engine::WriteResult r =
+          write("delete_job", properties::WriteCommand::make_delete(kNs, older, /*just_one=*/false), [&] { return engine_->remove(op, kNs, older, false, {}); });
       run_.trace().event(sim.now_ns(), sim.current().name, "delete_job",
                            {{"deleted", r.n}, {"took_ms", (sim.now_ns() - start_ns) / sim::kNsPerMs}});
     }
