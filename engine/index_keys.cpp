@@ -4,6 +4,7 @@
 
 #include "engine/key_string.h"
 #include "engine/update_ops.h"
+#include "sim/planted.h"
 
 namespace wtsim::engine {
 
@@ -42,7 +43,10 @@ std::set<std::string> index_keys(const IndexSpec& spec, const Document& doc) {
   } else if (values[array_field]->empty()) {
     keys.insert(encode(&kNull));  // an empty array indexes as null (MongoDB: undefined)
   } else {
-    for (const Document& element : *values[array_field]) keys.insert(encode(&element));
+    for (const Document& element : *values[array_field]) {
+      keys.insert(encode(&element));
+      if (planted::active(planted::Bug::kMultikeyFirstElementOnly)) break;
+    }
   }
   return keys;
 }

@@ -70,6 +70,10 @@ const std::vector<PropertyInfo>& catalogue() {
        "MongoDB's write semantics written apart from the engine: the old version matched the filter, the new one is "
        "what $set, $unset, $inc or the replacement makes of it (an upsert's, of the filter's equality fields), an "
        "insert stores the document sent, and a command for one document changes at most one"},
+      {Property::kIndexKeysFollowDocuments, "index_keys_follow_documents",
+       "after any crash and at the end, every index holds exactly the entries MongoDB's indexing rules give the stored "
+       "documents (a missing field as null, one key per distinct array element, only what a partial index's filter "
+       "matches), by a key generator of the property's own rather than the engine's, which validate also uses"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

@@ -38,8 +38,9 @@ enum class Property {
   kMajorityWritesSurvive,
   kMajorityReadsSurvive,
   kWritesFollowCommands,
+  kIndexKeysFollowDocuments,
 };
-inline constexpr size_t kPropertyCount = 26;
+inline constexpr size_t kPropertyCount = 27;
 
 struct Violation {
   Property property;

@@ -36,14 +36,9 @@ std::vector<std::string> split_path(const std::string& path) {
   }
 }
 
-struct Lookup {
-  bool modelled = true;
-  const Document* value = nullptr;  // null: missing
-};
+}  // namespace
 
-// The value at a dotted path. A path through an array (MongoDB matches any element's field)
-// is not modelled.
-Lookup lookup(const Document& doc, const std::string& path) {
+PathValue value_at(const Document& doc, const std::string& path) {
   const Document* cur = &doc;
   for (const std::string& part : split_path(path)) {
     if (cur->is_array()) return {false, nullptr};
@@ -52,6 +47,8 @@ Lookup lookup(const Document& doc, const std::string& path) {
   }
   return {true, cur};
 }
+
+namespace {
 
 bool equal(const Document& a, const Document& b) {
   if (a.is_number() && b.is_number()) return a.get<double>() == b.get<double>();  // 1 matches 1.0
@@ -229,7 +226,7 @@ std::optional<Document> apply_operators(Document doc, const Document& update) {
         unset(doc, path, &unmodelled);
         continue;
       }
-      const Lookup before = lookup(doc, path);
+      const PathValue before = value_at(doc, path);
       Document* target = slot(doc, path, &unmodelled);
       if (unmodelled || !before.modelled) return std::nullopt;
       if (target == nullptr) return Document();
@@ -250,7 +247,7 @@ std::optional<bool> matches(const Document& doc, const Document& filter) {
   if (!filter.is_object()) return std::nullopt;
   for (const auto& [path, cond] : filter.items()) {
     if (starts_with_dollar(path)) return std::nullopt;  // $and, $or, ...: not modelled
-    const Lookup at = lookup(doc, path);
+    const PathValue at = value_at(doc, path);
     if (!at.modelled) return std::nullopt;
     const std::optional<bool> m = condition_matches(at.value, cond);
     if (!m || !*m) return m;

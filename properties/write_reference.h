@@ -54,6 +54,13 @@ std::optional<engine::Document> updated(const engine::Document& doc, const engin
 // The document an upsert inserts before its update applies: the filter's equality fields.
 std::optional<engine::Document> upsert_base(const engine::Document& filter);
 bool same(const engine::Document& a, const engine::Document& b);  // equal, numbers' kinds included
+// The value at a dotted path (null: missing). A path through an array, which MongoDB follows into
+// every element, is not modelled.
+struct PathValue {
+  bool modelled = true;
+  const engine::Document* value = nullptr;
+};
+PathValue value_at(const engine::Document& doc, const std::string& path);
 }  // namespace reference
 
 }  // namespace wtsim::properties

@@ -41,6 +41,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kTtlRoleReadOnce, "ttl_role_read_once"},
     {Bug::kVoteForgotten, "vote_forgotten"},
     {Bug::kUpdateAppliesOneOperator, "update_applies_one_operator"},
+    {Bug::kMultikeyFirstElementOnly, "multikey_first_element_only"},
 }};
 
 std::optional<Bug> g_enabled;

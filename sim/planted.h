@@ -45,9 +45,10 @@ enum class Bug {
   kTtlRoleReadOnce,        // the TTL monitor asks its member's role at its first pass only, and keeps it
   kVoteForgotten,          // a voter grants its vote without looking at the vote it gave earlier in the term
   kUpdateAppliesOneOperator,  // an update applies its first operator ($inc) and skips the rest ($set)
+  kMultikeyFirstElementOnly,  // a multikey index keys an array by its first element only
 };
 
-inline constexpr size_t kBugCount = 33;
+inline constexpr size_t kBugCount = 34;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -7,6 +7,7 @@
 #include "engine/bson.h"
 #include "engine/padded_store.h"
 #include "properties/document_properties.h"
+#include "properties/index_reference.h"
 #include "properties/lock_matrix.h"
 #include "properties/oplog_properties.h"
 #include "properties/padded_properties.h"
@@ -118,6 +119,54 @@ int DocSystem::read_documents(WT_CONNECTION* conn, models::KvState* out) {
   return 0;
 }
 
+namespace {
+
+// Feeds `check` one collection's records and index entries in one snapshot: 0, or WiredTiger's
+// error (validate reports a failed scan), or -1 when a record does not decode (a corruption the
+// recovery and verify properties judge).
+int scan_for_index_check(engine::OperationContext& op, const engine::CollectionSpec& coll, properties::IndexReferenceCheck& check) {
+  int ret = 0;
+  WT_CURSOR* c = op.cursor(coll.table, &ret);
+  while (c != nullptr && (ret = c->next(c)) == 0) {
+    WT_ITEM key, value;
+    c->get_key(c, &key);
+    c->get_value(c, &value);
+    try {
+      check.add_record(engine::string_of(key), engine::record_document(coll, value.data, value.size));
+    } catch (const std::exception&) {
+      return -1;
+    }
+  }
+  for (size_t i = 0; ret == WT_NOTFOUND && i < coll.indexes.size(); ++i) {
+    WT_CURSOR* ic = op.cursor(coll.indexes[i].table, &ret);
+    while (ic != nullptr && (ret = ic->next(ic)) == 0) {
+      WT_ITEM key, value;
+      ic->get_key(ic, &key);
+      ic->get_value(ic, &value);
+      check.add_entry(i, engine::string_of(key), engine::string_of(value));
+    }
+  }
+  return ret == WT_NOTFOUND ? 0 : ret;
+}
+
+}  // namespace
+
+// index_keys_follow_documents (properties/index_reference.h): digests first, then, for an index
+// that differs, a second scan entry by entry to name what.
+void DocSystem::check_index_keys(engine::OperationContext& op, const engine::CollectionSpec& coll, std::vector<properties::Finding>* problems) {
+  if (op.begin() != 0) return;
+  properties::IndexReferenceCheck digests(coll.ns, coll.indexes);
+  std::set<size_t> differing;
+  if (scan_for_index_check(op, coll, digests) == 0) differing = digests.mismatched();
+  if (!differing.empty()) {
+    properties::IndexReferenceCheck exact(coll.ns, coll.indexes, differing);
+    if (scan_for_index_check(op, coll, exact) == 0) {
+      for (properties::Finding& f : exact.findings()) problems->push_back(std::move(f));
+    }
+  }
+  op.rollback();
+}
+
 std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
   std::vector<properties::Finding> problems;
   engine::OperationContext op(conn);
@@ -126,6 +175,7 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
   for (const auto& [ns, coll] : engine_->catalog().collections()) {
     const engine::ValidateResult v = engine_->validate(op, ns);
     for (const std::string& e : v.errors) problems.emplace_back(properties::Property::kIndexConsistency, ns + ": " + e);
+    check_index_keys(op, coll, &problems);
     engine::PaddedLayout layout;
     if (coll.padded && engine_->padded_layout(op, ns, &layout).ok()) {
       for (auto& p : properties::check_padded_layout(ns, layout)) problems.push_back(std::move(p));
