@@ -17,7 +17,6 @@ struct DocWrite {
   const Document* id = nullptr;
   const Document* post_image = nullptr;  // nullptr: the document was deleted
   std::string_view post_bson;            // the post image's BSON bytes as stored (empty: deleted)
-  int64_t inc_total = 0;                 // sum of this write's $inc amounts on field "n" (ledger)
   const Document* pre_image = nullptr;   // the document before the write, if it existed
   // A TTL monitor delete: the indexed field and the index's expireAfterSeconds as stored (the
   // checker derives the bound itself, from the time of the delete: never trust the engine's).

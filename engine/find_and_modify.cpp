@@ -70,8 +70,7 @@ FindAndModifyResult DocumentEngine::find_and_modify(OperationContext& op, const 
   if (!(out.status = pick_one(op, *coll, request, &rkey)).ok()) return out;
   CommitTickets tickets{wc.durable, {}};
   std::optional<Document> before, after;
-  const WriteUnit::Mutation change = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t* inc,
-                                         WriteError* error) {
+  const WriteUnit::Mutation change = [&](const std::optional<Document>& current, std::optional<Document>* next, WriteError* error) {
     before.reset(), after.reset();
     if (!current || !matches(*current, request.query)) {  // gone or changed since the pick: nothing to do
       *next = current;
@@ -80,7 +79,7 @@ FindAndModifyResult DocumentEngine::find_and_modify(OperationContext& op, const 
     before = current;
     if (request.remove) return 0;  // *next stays empty: deleted
     Document doc = *current;
-    error->message = apply_update(doc, *request.update, inc);
+    error->message = apply_update(doc, *request.update);
     if (!error->message.empty()) error->code = ErrorCode::kBadValue;
     if (error->code == ErrorCode::kOk && coll->capped_max_docs > 0) capped_size_kept(*current, doc, error);
     *next = after = doc;

@@ -22,8 +22,7 @@ Status TtlPass::delete_expired(OperationContext& op, const CollectionSpec& coll,
   if (!targets.status.ok()) return targets.status;
   assert(!op.ttl_tag);
   op.ttl_tag = OperationContext::TtlTag{field, index.expire_after_seconds->get<double>(), index.name, bound_ms};
-  const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
-                             WriteError*) {
+  const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, WriteError*) {
     // Outside a partial index, or changed since the scan saw it (a refreshed created_at): it stays.
     const bool in_index = !current || !index.partial_filter || matches(*current, *index.partial_filter);
     if (current && (!in_index || (!matches(*current, filter) && !planted::active(planted::Bug::kTtlDeleteSkipsRecheck)))) *next = current;

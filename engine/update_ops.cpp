@@ -85,7 +85,7 @@ bool field_matches(const Document* v, const Document& cond) {
 
 }  // namespace
 
-std::string apply_update(Document& doc, const Document& update, int64_t* inc_on_n) {
+std::string apply_update(Document& doc, const Document& update) {
   if (!update.is_object()) return "update must be an object";
   const bool has_ops = !update.empty() && update.begin().key()[0] == '$';
   if (!has_ops) {
@@ -112,7 +112,6 @@ std::string apply_update(Document& doc, const Document& update, int64_t* inc_on_
         } else {
           *target = target->get<double>() + arg.get<double>();
         }
-        if (path == "n" && inc_on_n != nullptr && arg.is_number_integer()) *inc_on_n += arg.get<int64_t>();
       } else {
         return "unknown update operator " + op;
       }

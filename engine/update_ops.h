@@ -9,9 +9,8 @@ namespace wtsim::engine {
 struct WriteError;  // engine/engine_types.h
 
 // Applies `update` to `doc`. A document without operators replaces the whole document (keeping
-// _id). Returns "" or an error message. `inc_on_n` receives the $inc amount applied to field "n"
-// (the workload's counter, for the exactly-once ledger).
-std::string apply_update(Document& doc, const Document& update, int64_t* inc_on_n);
+// _id). Returns "" or an error message.
+std::string apply_update(Document& doc, const Document& update);
 
 // The document an upsert inserts: the filter's equality fields, then the update applied.
 Document upsert_seed(const Document& filter);

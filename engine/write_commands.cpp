@@ -29,8 +29,7 @@ void DocumentEngine::finish(OperationContext& op, const CommitTickets& tickets, 
 
 WriteOutcome DocumentEngine::insert_one(OperationContext& op, const CollectionSpec& coll, Document& doc,
                                         CommitTickets& tickets) {
-  const WriteUnit::Mutation insert = [&doc](const std::optional<Document>& current, std::optional<Document>* next,
-                                            int64_t*, WriteError* err) {
+  const WriteUnit::Mutation insert = [&doc](const std::optional<Document>& current, std::optional<Document>* next, WriteError* err) {
     if (current) {
       err->code = ErrorCode::kDuplicateKey;
       err->message = "E11000 duplicate key error index: _id_ dup key: " + doc["_id"].dump();
@@ -112,22 +111,19 @@ WriteResult DocumentEngine::insert_many(OperationContext& op, const std::string&
 void DocumentEngine::upsert(OperationContext& op, const CollectionSpec& coll, const Document& filter,
                             const Document& update, CommitTickets& tickets, WriteResult* result, Document* inserted) {
   Document doc = upsert_seed(filter);
-  int64_t inc = 0;
-  const std::string message = apply_update(doc, update, &inc);
+  const std::string message = apply_update(doc, update);
   if (!message.empty()) {
     result->errors.push_back({0, ErrorCode::kBadValue, message});
     return;
   }
   if (!doc.contains("_id")) doc["_id"] = "oid" + std::to_string(state_.next_object_id++);
-  const WriteUnit::Mutation insert = [&](const std::optional<Document>& current, std::optional<Document>* next,
-                                         int64_t* inc_total, WriteError* error) {
+  const WriteUnit::Mutation insert = [&](const std::optional<Document>& current, std::optional<Document>* next, WriteError* error) {
     if (current) {
       error->code = ErrorCode::kDuplicateKey;
       error->message = "E11000 duplicate key error (upsert raced an insert)";
       return 0;
     }
     *next = doc;
-    *inc_total = inc;
     return 0;
   };
   const std::string rkey = coll.clustered ? record_key(doc["_id"]) : std::string();  // empty: a new record
@@ -149,11 +145,10 @@ WriteResult DocumentEngine::update(OperationContext& op, const std::string& ns, 
   if (!(result.status = targets.status).ok()) return result;
   const std::vector<std::string>& keys = targets.keys;
   if (planted::active(planted::Bug::kUpdateCountsPerDocument) && keys.size() > 1) state_.metrics.opcounters.update += keys.size() - 1;
-  const WriteUnit::Mutation modify = [&](const std::optional<Document>& current, std::optional<Document>* next,
-                                         int64_t* inc, WriteError* error) {
+  const WriteUnit::Mutation modify = [&](const std::optional<Document>& current, std::optional<Document>* next, WriteError* error) {
     if (!current || !matches(*current, filter)) return 0;  // gone or changed since the plan saw it
     Document doc = *current;
-    error->message = apply_update(doc, update, inc);
+    error->message = apply_update(doc, update);
     if (!error->message.empty()) error->code = ErrorCode::kBadValue;
     if (error->code == ErrorCode::kOk && coll->capped_max_docs > 0) capped_size_kept(*current, doc, error);
     *next = doc;
@@ -191,8 +186,7 @@ WriteResult DocumentEngine::remove(OperationContext& op, const std::string& ns, 
   const TargetKeys targets = queries_.target_keys(op, *coll, filter, just_one);
   if (!(result.status = targets.status).ok()) return result;
   const std::vector<std::string>& keys = targets.keys;
-  const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, int64_t*,
-                                        WriteError*) {
+  const WriteUnit::Mutation erase = [&](const std::optional<Document>& current, std::optional<Document>* next, WriteError*) {
     if (current && !matches(*current, filter)) *next = current;  // changed since the plan saw it
     return 0;
   };

@@ -152,7 +152,7 @@ int WriteUnit::stage(OperationContext& op, const WriteTarget& target, const Muta
   if (planted::active(planted::Bug::kRetryUsesStaleDocument)) reuse_first_read(&a->current);
   // WiredTiger may roll any update back (cache pressure, a conflict it sees first): legal, retried.
   if (ret == 0 && !coll.padded && sim::buggify(state_.env.buggify, "spurious_write_conflict")) ret = WT_ROLLBACK;
-  if (ret == 0) ret = mutate(a->current, &a->next, &a->inc_total, &out->error);
+  if (ret == 0) ret = mutate(a->current, &a->next, &out->error);
   out->changed = ret == 0 && out->error.code == ErrorCode::kOk && a->current != a->next;
   if (!out->changed) return ret;
   if (a->next) a->bytes.next = to_bson(*a->next);
@@ -180,7 +180,6 @@ int WriteUnit::commit_attempt(OperationContext& op, const WriteTarget& target, A
                  .id = &image.at("_id"),
                  .post_image = a.next_doc(),
                  .post_bson = a.next ? view_of(a.bytes.next) : std::string_view(),
-                 .inc_total = a.inc_total,
                  .pre_image = a.current_doc()};
   if (op.ttl_tag) {
     write.ttl_field = op.ttl_tag->field;

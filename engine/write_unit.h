@@ -51,8 +51,7 @@ class WriteUnit {
   static constexpr int kMaxConflictRetries = 1'000'000;  // MongoDB has no limit; we bound it
 
   // Inside one unit of work: sees the current document (nullopt if absent), decides the next.
-  using Mutation = std::function<int(const std::optional<Document>& current, std::optional<Document>* next,
-                                     int64_t* inc_total, WriteError* error)>;
+  using Mutation = std::function<int(const std::optional<Document>& current, std::optional<Document>* next, WriteError* error)>;
 
   WriteUnit(EngineState& state, Oplog& oplog) : state_(state), oplog_(oplog) {}
 
@@ -114,7 +113,6 @@ class WriteUnit {
     std::optional<Document> current, next;
     RecordBytes bytes;
     RecordPlacement placement;
-    int64_t inc_total = 0;
     size_t keys_written = 0;
     std::vector<Trimmed> trimmed;
     int* moves_in_flight = nullptr;

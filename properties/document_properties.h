@@ -36,7 +36,8 @@ struct TtlDelete {
 std::optional<Finding> check_ttl_delete(const TtlDelete& d);
 
 // increments_counted_once: a committed image's counter `n` after an update that added
-// `inc_total`, given the previous committed image's counter (`last`, if known).
+// `inc_total` (the $inc of n its client command asked for, not what the engine says it applied),
+// given the previous committed image's counter (`last`, if known).
 std::optional<Finding> check_increment(const std::string& key, std::optional<int64_t> last,
                                        const engine::Document* n, int64_t inc_total);
 

@@ -5,6 +5,13 @@
 namespace wtsim::properties {
 namespace {
 
+// MongoDB's own figures, not the allocator's constants (engine/mmap_allocator.h), so that a wrong
+// constant there is caught rather than agreed with: an MMAPv1 extent starts with a 176-byte header
+// (mongo/db/storage/mmap_v1/extent.h), and paddingFactor stays within [1.0, 2.0] (2.6's
+// namespace_details.h; an adjustment that would leave the range is not applied).
+constexpr uint32_t kExtentHeaderBytes = 176;
+constexpr double kPaddingFactorMin = 1.0, kPaddingFactorMax = 2.0;
+
 std::vector<models::Span> spans(const std::vector<engine::Region>& regions) {
   std::vector<models::Span> out;
   for (const engine::Region& r : regions) out.push_back({r.loc.extent, r.loc.offset, r.length});
@@ -25,7 +32,7 @@ std::vector<Finding> check_padded_layout(const std::string& ns,
                                                                      const engine::PaddedLayout& layout) {
   std::vector<Finding> out;
   const models::LayoutCheck c = models::check_extent_layout(
-      layout.extents, engine::MmapAllocator::kExtentHeaderBytes, spans(layout.records), spans(layout.free));
+      layout.extents, kExtentHeaderBytes, spans(layout.records), spans(layout.free));
   for (const std::string& p : c.problems) out.emplace_back(Property::kRecordLayout, ns + ": " + p);
   if (layout.memory_extents != layout.extents || !same(layout.memory_free, layout.free) ||
       layout.memory_padding_factor != layout.padding_factor) {
@@ -33,7 +40,7 @@ std::vector<Finding> check_padded_layout(const std::string& ns,
                                           std::to_string(layout.memory_free.size()) + " vs " +
                                           std::to_string(layout.free.size()) + " free regions)");
   }
-  if (layout.padding_factor < engine::MmapAllocator::kPaddingMin || layout.padding_factor > engine::MmapAllocator::kPaddingMax) {
+  if (layout.padding_factor < kPaddingFactorMin || layout.padding_factor > kPaddingFactorMax) {
     out.emplace_back(Property::kPaddingFactorInRange, ns + ": paddingFactor " + std::to_string(layout.padding_factor));
   }
   return out;

@@ -444,7 +444,7 @@ void DocSystem::check_increment(const std::string& key, const engine::DocWrite& 
   const engine::Document* n = w.post_image != nullptr && w.post_image->contains("n") ? &w.post_image->at("n") : nullptr;
   auto last = last_n_.find(key);
   const std::optional<int64_t> last_n = last != last_n_.end() ? std::optional<int64_t>(last->second) : std::nullopt;
-  if (auto f = properties::check_increment(key, last_n, n, w.inc_total)) finding(f->first, f->second);
+  if (auto f = properties::check_increment(key, last_n, n, command_increment_of_n())) finding(f->first, f->second);
   if (n != nullptr && n->is_number_integer()) {
     last_n_[key] = n->get<int64_t>();
   } else {
@@ -477,6 +477,17 @@ DocSystem::CommandScope::CommandScope(DocSystem& system, properties::WriteComman
 }
 
 DocSystem::CommandScope::~CommandScope() { system_.commands_.erase(fiber_id_); }
+
+// The $inc of field "n" the current fiber's command asks for (0 without one): what
+// increments_counted_once expects, from the client's command rather than the engine's update code.
+int64_t DocSystem::command_increment_of_n() const {
+  const auto running = commands_.find(run_.sim().current().id);
+  if (running == commands_.end()) return 0;
+  const properties::WriteCommand& c = *running->second;
+  if (c.kind == properties::WriteCommand::Kind::kInsert || c.kind == properties::WriteCommand::Kind::kDelete || c.remove) return 0;
+  const engine::Document* by = c.update.is_object() && c.update.contains("$inc") ? engine::get_path(c.update["$inc"], "n") : nullptr;
+  return by != nullptr && by->is_number_integer() ? by->get<int64_t>() : 0;
+}
 
 // writes_follow_commands: a write of a client's command (a secondary's apply, a rollback's refetch
 // and the TTL monitor run none) against the command.

@@ -124,6 +124,7 @@ class DocSystem : public System, public engine::CommitObserver {
   void check_ttl_delete(const engine::DocWrite& w);
   void check_command_write(const engine::DocWrite& w);
   std::optional<properties::Finding> new_conflicting_grants();
+  int64_t command_increment_of_n() const;
   void check_index_keys(engine::OperationContext& op, const engine::CollectionSpec& coll, std::vector<properties::Finding>* problems);
   // Waits while the hot backup fixes its point in time, then counts the commit in flight.
   void begin_commit();
