@@ -40,12 +40,17 @@ std::vector<std::string> split_path(const std::string& path) {
 
 PathValue value_at(const Document& doc, const std::string& path) {
   const Document* cur = &doc;
-  for (const std::string& part : split_path(path)) {
+  std::string_view rest = path;  // walked without copies: this runs for every judged write
+  while (true) {
+    const size_t dot = rest.find('.');
     if (cur->is_array()) return {false, nullptr};
-    if (!cur->is_object() || !cur->contains(part)) return {true, nullptr};
-    cur = &(*cur)[part];
+    if (!cur->is_object()) return {true, nullptr};
+    const auto it = cur->find(rest.substr(0, dot));
+    if (it == cur->end()) return {true, nullptr};
+    cur = &*it;
+    if (dot == std::string_view::npos) return {true, cur};
+    rest.remove_prefix(dot + 1);
   }
-  return {true, cur};
 }
 
 namespace {
@@ -352,12 +357,12 @@ std::optional<Finding> check_insert(const WriteCommand& c, const Document* pre, 
 // The new version an update or findAndModify must store, given the old one (or, with none, the
 // upsert's base); nullopt when not modelled, a null Document when MongoDB refuses the update.
 std::optional<Document> expected_version(const WriteCommand& c, const Document* pre) {
-  if (pre != nullptr) return reference::updated(*pre, c.update);
-  const bool operators = c.update.is_object() && !c.update.empty() && c.update.begin().key()[0] == '$';
-  std::optional<Document> base = reference::upsert_base(c.filter);
+  if (pre != nullptr) return reference::updated(*pre, *c.update);
+  const bool operators = c.update->is_object() && !c.update->empty() && c.update->begin().key()[0] == '$';
+  std::optional<Document> base = reference::upsert_base(*c.filter);
   if (!base) return std::nullopt;
-  if (operators) return reference::updated(*base, c.update);
-  Document replaced = c.update;  // a replacement upsert takes only the filter's _id
+  if (operators) return reference::updated(*base, *c.update);
+  Document replaced = *c.update;  // a replacement upsert takes only the filter's _id
   if (!replaced.contains("_id") && base->contains("_id")) replaced["_id"] = (*base)["_id"];
   return replaced;
 }
@@ -366,8 +371,8 @@ std::optional<Finding> check_change(const WriteCommand& c, const Document* pre, 
   const Document& id = post != nullptr ? post->at("_id") : pre->at("_id");
   const bool deletes = c.kind == WriteCommand::Kind::kDelete || (c.kind == WriteCommand::Kind::kFindAndModify && c.remove);
   if (pre != nullptr) {
-    const std::optional<bool> matched = reference::matches(*pre, c.filter);
-    if (matched && !*matched) return finding(c, id, "changed " + brief(*pre) + ", which does not match the filter " + brief(c.filter));
+    const std::optional<bool> matched = reference::matches(*pre, *c.filter);
+    if (matched && !*matched) return finding(c, id, "changed " + brief(*pre) + ", which does not match the filter " + brief(*c.filter));
   }
   if (deletes) {
     if (pre == nullptr || post != nullptr) return finding(c, id, "a delete stored " + brief(post != nullptr ? *post : id));
@@ -377,9 +382,9 @@ std::optional<Finding> check_change(const WriteCommand& c, const Document* pre, 
   if (pre == nullptr && !c.upsert) return finding(c, id, "an update without upsert created " + brief(*post));
   const std::optional<Document> expected = expected_version(c, pre);
   if (!expected) return std::nullopt;
-  if (expected->is_null()) return finding(c, id, "MongoDB refuses the update " + brief(c.update) + ", but it stored " + brief(*post));
+  if (expected->is_null()) return finding(c, id, "MongoDB refuses the update " + brief(*c.update) + ", but it stored " + brief(*post));
   if (!stored_as(*expected, *post)) {
-    return finding(c, id, "the update " + brief(c.update) + " of " + (pre != nullptr ? brief(*pre) : "nothing (upsert)") + " stored " +
+    return finding(c, id, "the update " + brief(*c.update) + " of " + (pre != nullptr ? brief(*pre) : "nothing (upsert)") + " stored " +
                               brief(*post) + ", not " + brief(*expected));
   }
   return std::nullopt;
@@ -396,28 +401,28 @@ WriteCommand WriteCommand::make_insert(std::string ns, std::vector<Document> doc
   return c;
 }
 
-WriteCommand WriteCommand::make_update(std::string ns, Document filter, Document update, bool upsert, bool multi) {
+WriteCommand WriteCommand::make_update(std::string ns, const Document& filter, const Document& update, bool upsert, bool multi) {
   WriteCommand c;
   c.kind = Kind::kUpdate;
   c.ns = std::move(ns);
-  c.filter = std::move(filter);
-  c.update = std::move(update);
+  c.filter = &filter;
+  c.update = &update;
   c.upsert = upsert;
   c.single = !multi;
   return c;
 }
 
-WriteCommand WriteCommand::make_delete(std::string ns, Document filter, bool just_one) {
+WriteCommand WriteCommand::make_delete(std::string ns, const Document& filter, bool just_one) {
   WriteCommand c;
   c.kind = Kind::kDelete;
   c.ns = std::move(ns);
-  c.filter = std::move(filter);
+  c.filter = &filter;
   c.single = just_one;
   return c;
 }
 
-WriteCommand WriteCommand::make_find_and_modify(std::string ns, Document query, Document update, bool remove, bool upsert) {
-  WriteCommand c = WriteCommand::make_update(std::move(ns), std::move(query), std::move(update), upsert, /*multi=*/false);
+WriteCommand WriteCommand::make_find_and_modify(std::string ns, const Document& query, const Document& update, bool remove, bool upsert) {
+  WriteCommand c = WriteCommand::make_update(std::move(ns), query, update, upsert, /*multi=*/false);
   c.kind = Kind::kFindAndModify;
   c.remove = remove;
   return c;

@@ -26,19 +26,30 @@ struct WriteCommand {
   enum class Kind { kInsert, kUpdate, kDelete, kFindAndModify };
   Kind kind = Kind::kUpdate;
   std::string ns;
-  engine::Document filter = engine::Document::object();  // update, delete, findAndModify's query
-  engine::Document update;                                // update, findAndModify (not remove)
-  std::vector<engine::Document> docs;                     // insert
+  // The command's own filter and update, not copies: they outlive the command (the judging runs
+  // inside it). An insert's documents are copied, since the engine takes them.
+  const engine::Document* filter = &kNone;  // update, delete, findAndModify's query
+  const engine::Document* update = &kNone;  // update, findAndModify (not remove)
+  std::vector<engine::Document> docs;       // insert
   bool upsert = false;
   bool single = true;   // at most one document (update without multi, delete justOne, findAndModify)
   bool remove = false;  // findAndModify's remove
   uint64_t changed = 0;  // documents it changed so far (filled by check_write)
 
+  static inline const engine::Document kNone = engine::Document::object();
+
   static WriteCommand make_insert(std::string ns, std::vector<engine::Document> docs);
-  static WriteCommand make_update(std::string ns, engine::Document filter, engine::Document update, bool upsert, bool multi);
-  static WriteCommand make_delete(std::string ns, engine::Document filter, bool just_one);
+  static WriteCommand make_update(std::string ns, const engine::Document& filter, const engine::Document& update, bool upsert, bool multi);
+  static WriteCommand make_delete(std::string ns, const engine::Document& filter, bool just_one);
   // With `remove`, `update` is ignored.
-  static WriteCommand make_find_and_modify(std::string ns, engine::Document query, engine::Document update, bool remove, bool upsert);
+  static WriteCommand make_find_and_modify(std::string ns, const engine::Document& query, const engine::Document& update, bool remove,
+                                           bool upsert);
+  // A temporary filter or update would dangle.
+  static WriteCommand make_update(std::string, engine::Document&&, const engine::Document&, bool, bool) = delete;
+  static WriteCommand make_update(std::string, const engine::Document&, engine::Document&&, bool, bool) = delete;
+  static WriteCommand make_delete(std::string, engine::Document&&, bool) = delete;
+  static WriteCommand make_find_and_modify(std::string, engine::Document&&, const engine::Document&, bool, bool) = delete;
+  static WriteCommand make_find_and_modify(std::string, const engine::Document&, engine::Document&&, bool, bool) = delete;
 };
 
 // One document's committed change by `command`: `pre` null for a document created, `post` null

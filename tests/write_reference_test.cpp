@@ -99,30 +99,32 @@ TEST(CheckWrite, AnUpdateStoresWhatItsOperatorsMakeOfTheMatchedDocument) {
   const Document pre = {{"_id", "d1"}, {"g", 1}, {"n", 4}};
   const Document good = {{"_id", "d1"}, {"g", 7}, {"n", 5}}, set_skipped = {{"_id", "d1"}, {"g", 1}, {"n", 5}};
   const Document update = {{"$inc", {{"n", 1}}}, {"$set", {{"g", 7}}}};
-  WriteCommand c = WriteCommand::make_update("t.c", {{"_id", "d1"}}, update, true, false);
+  const Document d1 = {{"_id", "d1"}}, d2 = {{"_id", "d2"}};
+  WriteCommand c = WriteCommand::make_update("t.c", d1, update, true, false);
   EXPECT_EQ(check_write(c, &pre, &good), std::nullopt);
-  WriteCommand again = WriteCommand::make_update("t.c", {{"_id", "d1"}}, update, true, false);
+  WriteCommand again = WriteCommand::make_update("t.c", d1, update, true, false);
   EXPECT_TRUE(check_write(again, &pre, &set_skipped));
-  WriteCommand wrong_doc = WriteCommand::make_update("t.c", {{"_id", "d2"}}, update, true, false);
+  WriteCommand wrong_doc = WriteCommand::make_update("t.c", d2, update, true, false);
   EXPECT_TRUE(check_write(wrong_doc, &pre, &good));  // the old version does not match the filter
 }
 
 TEST(CheckWrite, UpsertsDeletesAndTheOneDocumentLimit) {
   const Document update = {{"$inc", {{"n", 1}}}};
-  WriteCommand upsert = WriteCommand::make_update("t.c", {{"_id", 9}}, update, true, false);
+  const Document id9 = {{"_id", 9}}, n1 = {{"n", 1}}, n2 = {{"n", 2}}, none;
+  WriteCommand upsert = WriteCommand::make_update("t.c", id9, update, true, false);
   const Document created = {{"_id", 9}, {"n", 1}}, pre = {{"_id", 8}, {"n", 1}}, pre2 = {{"_id", 7}, {"n", 1}};
   EXPECT_EQ(check_write(upsert, nullptr, &created), std::nullopt);
-  WriteCommand no_upsert = WriteCommand::make_update("t.c", {{"_id", 9}}, update, false, false);
+  WriteCommand no_upsert = WriteCommand::make_update("t.c", id9, update, false, false);
   EXPECT_TRUE(check_write(no_upsert, nullptr, &created));
-  WriteCommand one = WriteCommand::make_delete("t.c", {{"n", 1}}, true);
+  WriteCommand one = WriteCommand::make_delete("t.c", n1, true);
   EXPECT_EQ(check_write(one, &pre, nullptr), std::nullopt);
   EXPECT_TRUE(check_write(one, &pre2, nullptr));  // justOne deleted a second document
-  WriteCommand many = WriteCommand::make_delete("t.c", {{"n", 1}}, false);
+  WriteCommand many = WriteCommand::make_delete("t.c", n1, false);
   EXPECT_EQ(check_write(many, &pre, nullptr), std::nullopt);
   EXPECT_EQ(check_write(many, &pre2, nullptr), std::nullopt);
-  WriteCommand unmatched = WriteCommand::make_delete("t.c", {{"n", 2}}, false);
+  WriteCommand unmatched = WriteCommand::make_delete("t.c", n2, false);
   EXPECT_TRUE(check_write(unmatched, &pre, nullptr));
-  WriteCommand fam = WriteCommand::make_find_and_modify("t.c", {{"n", 1}}, Document(), true, false);
+  WriteCommand fam = WriteCommand::make_find_and_modify("t.c", n1, none, true, false);
   EXPECT_EQ(check_write(fam, &pre, nullptr), std::nullopt);
 }
 

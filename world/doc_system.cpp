@@ -485,7 +485,7 @@ int64_t DocSystem::command_increment_of_n() const {
   if (running == commands_.end()) return 0;
   const properties::WriteCommand& c = *running->second;
   if (c.kind == properties::WriteCommand::Kind::kInsert || c.kind == properties::WriteCommand::Kind::kDelete || c.remove) return 0;
-  const engine::Document* by = c.update.is_object() && c.update.contains("$inc") ? engine::get_path(c.update["$inc"], "n") : nullptr;
+  const engine::Document* by = c.update->is_object() && c.update->contains("$inc") ? engine::get_path((*c.update)["$inc"], "n") : nullptr;
   return by != nullptr && by->is_number_integer() ? by->get<int64_t>() : 0;
 }
 

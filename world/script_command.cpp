@@ -173,8 +173,8 @@ engine::FindAndModifyRequest find_and_modify_request(const nlohmann::json& a) {
 ScriptReply DocSystem::script_find_and_modify(engine::OperationContext& op, const nlohmann::json& a) {
   const std::string ns = a["ns"];
   const engine::FindAndModifyRequest request = find_and_modify_request(a);
-  properties::WriteCommand command = properties::WriteCommand::make_find_and_modify(
-      ns, request.query, request.update.value_or(engine::Document()), request.remove, request.upsert);
+  const engine::Document& update = request.update ? *request.update : properties::WriteCommand::kNone;
+  properties::WriteCommand command = properties::WriteCommand::make_find_and_modify(ns, request.query, update, request.remove, request.upsert);
   const CommandScope scope(*this, command);
   const engine::FindAndModifyResult f =
       host_.node_call("script_findAndModify", [&] { return engine_->find_and_modify(op, ns, request, {a.value("j", false)}); });
