@@ -133,7 +133,9 @@ class Scan {
     c->set_key(c, &key);
     int ret = c->search_near(c, exact);
     if (ret != 0) return ret;
-    const bool skip = plan_.backward ? (*exact > 0 || (resume && *exact == 0)) : (*exact < 0 || (resume && *exact == 0));
+    // Resumed: step off the saved entry if it is still there, not off the next one if it is gone.
+    const bool planted_step = planted::active(planted::Bug::kSeekStepsPastLanding);
+    const bool skip = plan_.backward ? (*exact > 0 || (resume && *exact == 0) || planted_step) : (*exact < 0 || (resume && *exact == 0) || planted_step);
     if (skip) ret = plan_.backward ? c->prev(c) : c->next(c);
     return ret;
   }

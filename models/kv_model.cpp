@@ -224,6 +224,19 @@ std::vector<Value> KvModel::readable_values(const std::string& key, uint64_t tok
   return out;
 }
 
+std::vector<std::string> KvModel::keys_with_prefix(const std::string& prefix) const {
+  std::set<std::string> keys;
+  for (auto it = base_.lower_bound(prefix); it != base_.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    keys.insert(it->first);
+  }
+  for (const CommitRecord& r : history_) {
+    for (const KvWrite& w : r.writes) {
+      if (w.key.compare(0, prefix.size(), prefix) == 0) keys.insert(w.key);
+    }
+  }
+  return {keys.begin(), keys.end()};
+}
+
 void KvModel::rebase(KvState recovered) {
   active_reads_.clear();  // a crash ended every read
   base_ = std::move(recovered);

@@ -94,6 +94,9 @@ class KvModel {
   uint64_t begin_read();
   void end_read(uint64_t token);
   std::vector<Value> readable_values(const std::string& key, uint64_t token) const;
+  // Every key starting with `prefix` that the base or a commit in the history holds, ascending:
+  // the keys a read of that range may have to show.
+  std::vector<std::string> keys_with_prefix(const std::string& prefix) const;
   size_t active_reads() const { return active_reads_.size(); }
 
   // How values appear in mismatch reports (default: the first 24 characters, quoted).

@@ -74,6 +74,10 @@ const std::vector<PropertyInfo>& catalogue() {
        "after any crash and at the end, every index holds exactly the entries MongoDB's indexing rules give the stored "
        "documents (a missing field as null, one key per distinct array element, only what a partial index's filter "
        "matches), by a key generator of the property's own rather than the engine's, which validate also uses"},
+      {Property::kFindsReturnEveryMatch, "finds_return_every_match",
+       "every find returns each document that matches its filter in every version its snapshot may see (all of them "
+       "without a limit, as many as the limit allows with one), in its sort order, within its limit and each once; "
+       "judged with the write reference's matcher and a sort order of the property's own"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

@@ -39,8 +39,9 @@ enum class Property {
   kMajorityReadsSurvive,
   kWritesFollowCommands,
   kIndexKeysFollowDocuments,
+  kFindsReturnEveryMatch,
 };
-inline constexpr size_t kPropertyCount = 27;
+inline constexpr size_t kPropertyCount = 28;
 
 struct Violation {
   Property property;

@@ -317,18 +317,20 @@ bool same(const Document& a, const Document& b) {
 
 }  // namespace reference
 
-namespace {
-
-using engine::Document;
-constexpr size_t kShownBytesMax = 300;
-
-std::string brief(const Document& doc) {
-  Document shown = doc;
+std::string shown_briefly(const engine::Document& doc) {
+  constexpr size_t kShownBytesMax = 300;
+  engine::Document shown = doc;
   if (shown.is_object()) shown.erase("pad");  // filler: long and the same in every version
   std::string text = shown.dump();
   if (text.size() > kShownBytesMax) text = text.substr(0, kShownBytesMax) + "...";
   return text;
 }
+
+namespace {
+
+using engine::Document;
+
+std::string brief(const Document& doc) { return shown_briefly(doc); }
 
 Document without_id(Document doc) {
   doc.erase("_id");

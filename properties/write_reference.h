@@ -58,6 +58,9 @@ std::optional<Finding> check_write(WriteCommand& command, const engine::Document
 
 // The reference itself, exposed for its unit tests. Each returns nullopt when the input uses
 // something it does not model.
+// A document as a finding shows it: without its filler, cut to a few hundred characters.
+std::string shown_briefly(const engine::Document& doc);
+
 namespace reference {
 std::optional<bool> matches(const engine::Document& doc, const engine::Document& filter);
 // The document `update` makes of `doc`; a null Document when MongoDB refuses the update.

@@ -42,6 +42,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kVoteForgotten, "vote_forgotten"},
     {Bug::kUpdateAppliesOneOperator, "update_applies_one_operator"},
     {Bug::kMultikeyFirstElementOnly, "multikey_first_element_only"},
+    {Bug::kSeekStepsPastLanding, "seek_steps_past_landing"},
 }};
 
 std::optional<Bug> g_enabled;

@@ -46,9 +46,10 @@ enum class Bug {
   kVoteForgotten,          // a voter grants its vote without looking at the vote it gave earlier in the term
   kUpdateAppliesOneOperator,  // an update applies its first operator ($inc) and skips the rest ($set)
   kMultikeyFirstElementOnly,  // a multikey index keys an array by its first element only
+  kSeekStepsPastLanding,      // an index scan's seek steps past the entry it lands on, as if it were the one before
 };
 
-inline constexpr size_t kBugCount = 34;
+inline constexpr size_t kBugCount = 35;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -78,10 +78,11 @@ class DocSystem : public System, public engine::CommitObserver {
   // A script step's document command (is_document_command) on this node (script_command.cpp):
   // writes through write(), finds checked against the model (check_find).
   ScriptReply script_command(engine::OperationContext& op, const std::string& cmd, const nlohmann::json& args);
-  // A find's documents against the model (read_check.cpp): each matches `filter`'s equality
-  // fields and is a version the find's snapshot may see. `read_token` is the model's begin_read()
-  // from before the find started.
-  void check_find(std::string_view ns, const engine::Document& filter, const std::vector<engine::Document>& docs,
+  // A find's documents against the model (read_check.cpp): each matches the filter's equality
+  // fields and is a version the find's snapshot may see (reads_see_committed), and none it had to
+  // return is missing (finds_return_every_match). `read_token` is the model's begin_read() from
+  // before the find started.
+  void check_find(std::string_view ns, const engine::FindRequest& req, const std::vector<engine::Document>& docs,
                   uint64_t read_token);
   // Trims the oplog to its size once a virtual second, as MongoDB's oplog truncation does.
   void spawn_oplog_trimmer(const std::string& suffix);

@@ -104,7 +104,7 @@ engine::Status DocSystem::run_documents_op(engine::OperationContext& op, const D
       req.limit = 5;
       const models::ReadScope read(host_.model());
       const engine::FindResult r = host_.node_call("find", [&] { return engine_->find(op, kDocumentsNs, req); });
-      if (r.status.ok()) check_find(kDocumentsNs, req.filter, r.docs, read.token());
+      if (r.status.ok()) check_find(kDocumentsNs, req, r.docs, read.token());
       return r.status;
     }
     case DocumentsOp::Kind::kDdl: break;

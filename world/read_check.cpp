@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "properties/document_properties.h"
+#include "properties/find_reference.h"
 #include "world/doc_system.h"
 #include "world/run_context.h"
 
@@ -29,13 +30,16 @@ nlohmann::json listed_docs(std::string_view ns, const engine::Document& filter, 
 
 }  // namespace
 
-void DocSystem::check_find(std::string_view ns, const engine::Document& filter, const std::vector<engine::Document>& docs,
+void DocSystem::check_find(std::string_view ns, const engine::FindRequest& req, const std::vector<engine::Document>& docs,
                            uint64_t read_token) {
+  const engine::Document& filter = req.filter;
   nlohmann::json details = {{"ns", ns}, {"filter", filter}, {"docs", listed_docs(ns, filter, docs)}};
   if (docs.size() > History::kReadDocsListedMax) details["docs_n"] = docs.size();
   host_.history().read(read_token, std::move(details));
   const auto key_of = [ns](const engine::Document& id) { return model_key(ns, id); };
   if (auto f = properties::check_find(host_.model(), filter, docs, read_token, key_of)) finding(f->first, f->second);
+  const properties::FindOutcome outcome{&req, &docs, read_token, model_key(ns, nullptr).substr(0, ns.size() + 1)};
+  if (auto f = properties::check_find_complete(host_.model(), outcome, key_of)) finding(f->first, f->second);
 }
 
 }  // namespace wtsim::world

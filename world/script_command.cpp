@@ -128,8 +128,8 @@ ScriptReply DocSystem::script_command(engine::OperationContext& op, const std::s
     const engine::FindRequest req = find_request(a);
     const models::ReadScope read(host_.model());
     const engine::FindResult f = host_.node_call("script_find", [&] { return engine_->find(op, ns, req); });
-    if (f.status.ok() && req.show_record_id) check_find(ns, req.filter, without_record_ids(f.docs), read.token());
-    if (f.status.ok() && !req.show_record_id) check_find(ns, req.filter, f.docs, read.token());
+    if (f.status.ok() && req.show_record_id) check_find(ns, req, without_record_ids(f.docs), read.token());
+    if (f.status.ok() && !req.show_record_id) check_find(ns, req, f.docs, read.token());
     r.code = code_text(f.status);
     r.n = f.docs.size();
     r.docs = engine::Document(f.docs);
