@@ -56,11 +56,11 @@ struct WriteCommand {
 // for one deleted. Capped trims of an insert (a delete in an insert's unit) are not judged here.
 std::optional<Finding> check_write(WriteCommand& command, const engine::Document* pre, const engine::Document* post);
 
-// The reference itself, exposed for its unit tests. Each returns nullopt when the input uses
-// something it does not model.
 // A document as a finding shows it: without its filler, cut to a few hundred characters.
 std::string shown_briefly(const engine::Document& doc);
 
+// The reference itself, exposed for its unit tests. Each returns nullopt when the input uses
+// something it does not model.
 namespace reference {
 std::optional<bool> matches(const engine::Document& doc, const engine::Document& filter);
 // The document `update` makes of `doc`; a null Document when MongoDB refuses the update.
@@ -75,6 +75,10 @@ struct PathValue {
   const engine::Document* value = nullptr;
 };
 PathValue value_at(const engine::Document& doc, const std::string& path);
+// Whether `post` is what the operator update makes of `pre`, judged field by field without
+// building the new document: only when every path is a top-level field and MongoDB accepts the
+// update (nullopt otherwise). Agrees with same(*updated(pre, update), post) where it answers.
+std::optional<bool> stored_by_flat_update(const engine::Document& pre, const engine::Document& update, const engine::Document& post);
 }  // namespace reference
 
 }  // namespace wtsim::properties

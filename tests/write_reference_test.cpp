@@ -162,6 +162,31 @@ RC_GTEST_PROP(WriteReference, AgreesWithTheEngineOnRandomUpdates, (const std::ve
   if (error.empty()) RC_ASSERT(ref::same(*expected, engine_doc));
 }
 
+// The field-by-field check of a flat update agrees with building the expected document, on the
+// true version and on versions with a field changed, dropped or added.
+RC_GTEST_PROP(WriteReference, TheFlatCheckAgreesWithTheBuiltDocument, (const std::vector<int>& fields, const std::vector<int>& ops, int edit)) {
+  const Document doc = random_doc(fields);
+  Document update = Document::object();
+  const char* kOps[] = {"$set", "$unset", "$inc"};
+  for (size_t i = 0; i < ops.size() && i < 4; ++i) {
+    const int op = ((ops[i] % 3) + 3) % 3;
+    update[kOps[op]]["f" + std::to_string(i)] = op == 2 ? Document(ops[i] % 7) : small_value(ops[i], ops[i] % 5);
+  }
+  RC_PRE(!update.empty());
+  const std::optional<Document> expected = ref::updated(doc, update);
+  RC_PRE(expected.has_value() && !expected->is_null());
+  std::vector<Document> candidates = {*expected, *expected, *expected, *expected};
+  const std::string field = "f" + std::to_string(((edit % 5) + 5) % 5);
+  candidates[1][field] = 99;   // a field changed (or added)
+  candidates[2].erase(field);  // a field dropped
+  candidates[3]["extra"] = 1;  // a field no operator names
+  for (const Document& post : candidates) {
+    const std::optional<bool> flat = ref::stored_by_flat_update(doc, update, post);
+    RC_ASSERT(flat.has_value());
+    RC_ASSERT(*flat == ref::same(*expected, post));
+  }
+}
+
 RC_GTEST_PROP(WriteReference, AgreesWithTheEngineOnRandomFilters, (const std::vector<int>& fields, int field, int op, int value)) {
   const Document doc = random_doc(fields);
   const char* kOps[] = {"$eq", "$ne", "$gt", "$gte", "$lt", "$lte"};
