@@ -42,9 +42,8 @@ class DocSystem : public System, public engine::CommitObserver {
 
   uint64_t before_commit(const std::vector<engine::DocWrite>& writes, bool durable) override;
 
-  static std::string model_key(std::string_view ns, const engine::Document& id) {
-    return std::string(ns) + "|" + id.dump();
-  }
+  static std::string model_key(std::string_view ns, const engine::Document& id) { return model_key_prefix(ns) + id.dump(); }
+  static std::string model_key_prefix(std::string_view ns) { return std::string(ns) + "|"; }  // every key of `ns`
   uint64_t before_catalog_commit(std::string_view ns, std::string_view row) override;
   uint64_t before_drop_commit(std::string_view ns, const std::vector<engine::Document>& ids) override;
   nlohmann::json commit_details(const std::vector<engine::DocWrite>& writes);

@@ -38,7 +38,7 @@ void DocSystem::check_find(std::string_view ns, const engine::FindRequest& req, 
   host_.history().read(read_token, std::move(details));
   const auto key_of = [ns](const engine::Document& id) { return model_key(ns, id); };
   if (auto f = properties::check_find(host_.model(), filter, docs, read_token, key_of)) finding(f->first, f->second);
-  const properties::FindOutcome outcome{&req, &docs, read_token, model_key(ns, nullptr).substr(0, ns.size() + 1)};
+  const properties::FindOutcome outcome{&req, &docs, read_token, model_key_prefix(ns)};
   if (auto f = properties::check_find_complete(host_.model(), outcome, key_of)) finding(f->first, f->second);
 }
 
