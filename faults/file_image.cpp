@@ -6,7 +6,7 @@
 
 namespace wtsim::faults {
 
-uint8_t* FileImage::writable(size_t index) {
+uint8_t* FileImage::writable(size_t index, bool whole) {
   assert(index < chunks_.size());
   assert(is_written_.size() == chunks_.size());
   if (!is_written_[index]) {
@@ -14,7 +14,9 @@ uint8_t* FileImage::writable(size_t index) {
     written_.push_back(index);
   }
   std::shared_ptr<Chunk>& chunk = chunks_[index];
-  if (chunk == nullptr) {
+  if (whole && (chunk == nullptr || chunk.use_count() > 1)) {
+    chunk = std::make_shared_for_overwrite<Chunk>();  // the caller writes every byte
+  } else if (chunk == nullptr) {
     chunk = std::make_shared<Chunk>();  // value-initialised: zeros
   } else if (chunk.use_count() > 1) {
     chunk = std::make_shared<Chunk>(*chunk);
@@ -55,7 +57,7 @@ void FileImage::write(uint64_t offset, const void* data, size_t len) {
     const size_t index = offset / kChunkBytes;
     const size_t at = offset % kChunkBytes;
     const size_t n = std::min(len, kChunkBytes - at);
-    std::memcpy(writable(index) + at, in, n);
+    std::memcpy(writable(index, /*whole=*/n == kChunkBytes) + at, in, n);
     in += n;
     offset += n;
     len -= n;

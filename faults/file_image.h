@@ -13,7 +13,7 @@ namespace wtsim::faults {
 
 class FileImage {
  public:
-  static constexpr size_t kChunkBytes = size_t{16} << 10;
+  static constexpr size_t kChunkBytes = size_t{4} << 10;
 
   uint64_t size() const { return size_bytes_; }
   bool empty() const { return size_bytes_ == 0; }
@@ -35,8 +35,9 @@ class FileImage {
 
  private:
   using Chunk = std::array<uint8_t, kChunkBytes>;
-  // The chunk at `index`, made private to this image (allocated, or copied if shared).
-  uint8_t* writable(size_t index);
+  // The chunk at `index`, made private to this image (allocated, or copied if shared; neither
+  // zeroed nor copied when the caller overwrites it `whole`).
+  uint8_t* writable(size_t index, bool whole = false);
 
   void resize_chunks(size_t count);
   // For assertions: the chunk vectors match the size, and the invariant below holds.

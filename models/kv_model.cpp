@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <set>
+#include <string_view>
 
 #include "models/kv_state_ops.h"
 
@@ -29,9 +30,15 @@ std::string KvModel::render(const Value& v) const {
   return renderer_ ? renderer_(*v) : "\"" + v->substr(0, 24) + "\"";
 }
 
+// "<id>:" then the alphabet from letter (id + position) % 26, cycling, up to `bytes`.
 std::string KvModel::make_value(uint64_t id, size_t bytes) {
+  static constexpr std::string_view kTwoAlphabets = "abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz";
   std::string v = std::to_string(id) + ":";
-  while (v.size() < bytes) v.push_back(static_cast<char>('a' + (id + v.size()) % 26));
+  v.reserve(std::max(bytes, v.size()));
+  while (v.size() < bytes) {
+    const size_t from = (id + v.size()) % 26;
+    v.append(kTwoAlphabets.substr(from, std::min<size_t>(26, bytes - v.size())));
+  }
   return v;
 }
 

@@ -27,6 +27,18 @@ struct Fixture {
   }
 };
 
+// A value is "<id>:" and then letters from (id + position) % 26: every trace of a key/value run
+// holds these bytes, so the fast fill must give exactly them.
+TEST(KvModel, ValuesSpellTheirIdThenTheAlphabetByPosition) {
+  for (uint64_t id : {0ull, 7ull, 25ull, 26ull, 123456789ull}) {
+    for (size_t bytes : {0u, 1u, 5u, 27u, 64u, 200u}) {
+      std::string want = std::to_string(id) + ":";
+      while (want.size() < bytes) want.push_back(static_cast<char>('a' + (id + want.size()) % 26));
+      EXPECT_EQ(KvModel::make_value(id, bytes), want) << id << " " << bytes;
+    }
+  }
+}
+
 TEST(KvModel, AllAckedIsAPrefix) {
   Fixture f;
   const auto a = f.commit("a", true);

@@ -9,6 +9,7 @@
 
 #include "sim/json_reader.h"
 #include "sim/random.h"
+#include "traces/canonical_hash.h"
 
 namespace wtsim::traces {
 
@@ -18,26 +19,6 @@ namespace {
 // instead of throwing, since a streaming trace hashes inside the run. Valid text is unchanged.
 std::string canonical(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
-// Feeds the serialiser's output straight into FNV-1a: the hash of canonical(j) without building
-// the string (a run that writes no trace still hashes every event, so this is its hot path).
-class FnvOutput : public nlohmann::detail::output_adapter_protocol<char> {
- public:
-  explicit FnvOutput(uint64_t basis) : h_(basis) {}
-  void write_character(char c) override { h_ = sim::fnv1a64(std::string_view(&c, 1), h_); }
-  void write_characters(const char* s, std::size_t length) override { h_ = sim::fnv1a64(std::string_view(s, length), h_); }
-  uint64_t hash() const { return h_; }
-
- private:
-  uint64_t h_;
-};
-
-uint64_t hash_canonical(const nlohmann::json& j, uint64_t basis) {
-  auto out = std::make_shared<FnvOutput>(basis);
-  nlohmann::detail::serializer<nlohmann::json> s(out, ' ', nlohmann::json::error_handler_t::replace);
-  s.dump(j, /*pretty_print=*/false, /*ensure_ascii=*/false, /*indent_step=*/0);
-  return out->hash();
 }
 
 }  // namespace
@@ -100,7 +81,7 @@ void TraceHasher::event(const nlohmann::json& e) {
 void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
                         const nlohmann::json& details) {
   assert(!(details.is_object() && details.contains("measured")));  // Trace builds those events
-  const auto text = [this](std::string_view t) { h_ = sim::fnv1a64(t, h_); };
+  const auto text = [this](std::string_view t) { h_ = fnv1a64_continue(t, h_); };
   const auto quoted = [&](const std::string& s) {
     const bool plain = std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
     if (!plain) return void(h_ = hash_canonical(nlohmann::json(s), h_));

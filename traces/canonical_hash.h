@@ -1,0 +1,26 @@
+#pragma once
+// FNV-1a of a JSON value's compact serialisation (nlohmann's dump(-1), invalid UTF-8 replaced by
+// U+FFFD), computed without building the text: a run that keeps no trace still hashes every
+// event, so this is its hot path. The plain parts (objects, arrays, integers, printable ASCII
+// strings) are walked here; anything else (floats, escapes, non-ASCII text, binary) goes through
+// nlohmann's serialiser, so the hash is byte for byte that of the dumped text.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string_view>
+
+namespace wtsim::traces {
+
+uint64_t hash_canonical(const nlohmann::json& j, uint64_t basis);
+
+// FNV-1a of `bytes`, continuing from `basis` (sim::fnv1a64, inlined for the walk).
+inline uint64_t fnv1a64_continue(std::string_view bytes, uint64_t basis) {
+  uint64_t h = basis;
+  for (const unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
+
+}  // namespace wtsim::traces
