@@ -10,6 +10,8 @@
 namespace wtsim::engine {
 
 KvSession::KvSession(WT_CONNECTION* conn) {
+  // Every transaction takes the session's isolation: begin_transaction passes no configuration
+  // (WiredTiger would parse it at each begin).
   check_wt(conn->open_session(conn, nullptr, "isolation=snapshot", &session_), "open_session");
 }
 
@@ -30,7 +32,7 @@ int KvSession::open_cursor() {
 int KvSession::apply(const std::vector<models::KvWrite>& writes) {
   int ret = open_cursor();
   if (ret != 0) return ret;
-  ret = session_->begin_transaction(session_, "isolation=snapshot");
+  ret = session_->begin_transaction(session_, nullptr);
   if (ret != 0) return ret;
   for (const models::KvWrite& w : writes) {
     cursor_->set_key(cursor_, w.key.c_str());
@@ -73,7 +75,7 @@ int KvSession::read_all(models::KvState& out) {
   out.clear();
   int ret = open_cursor();
   if (ret != 0) return ret;
-  ret = session_->begin_transaction(session_, "isolation=snapshot");
+  ret = session_->begin_transaction(session_, nullptr);
   if (ret != 0) return ret;
   while ((ret = cursor_->next(cursor_)) == 0) {
     const char* key = nullptr;

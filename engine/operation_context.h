@@ -30,7 +30,9 @@ class OperationContext {
 
   int begin() {
     index_edits.clear();
-    return session_->begin_transaction(session_, "isolation=snapshot");
+    // No configuration: the session's own isolation (snapshot, set at open_session) applies, and
+    // WiredTiger parses a configuration string at every begin.
+    return session_->begin_transaction(session_, nullptr);
   }
   int commit() {
     const int ret = session_->commit_transaction(session_, nullptr);

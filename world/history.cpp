@@ -82,7 +82,14 @@ uint64_t History::invoke(std::vector<models::KvWrite> writes, bool durable, nloh
     details["packed"] = std::move(packed);
   } else {
     nlohmann::json listed = nlohmann::json::array();
-    for (size_t i = 0; i < writes.size(); ++i) listed.push_back({writes[i].key, news[i], olds[i]});
+    for (size_t i = 0; i < writes.size(); ++i) {
+      nlohmann::json::array_t row;  // [key, new, old], moved in: an initializer list copies each
+      row.reserve(3);
+      row.emplace_back(writes[i].key);
+      row.emplace_back(std::move(news[i]));
+      row.emplace_back(std::move(olds[i]));
+      listed.push_back(std::move(row));
+    }
     details["writes"] = std::move(listed);
   }
   const uint64_t seq = model_.begin_commit(std::move(writes), durable);
