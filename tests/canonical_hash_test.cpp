@@ -63,5 +63,14 @@ TEST(CanonicalHash, CoversEachKindOfValue) {
   EXPECT_NE(hash_canonical({{"a", 1}}, 0), hash_canonical({{"a", 2}}, 0));  // it hashes the values
 }
 
+RC_GTEST_PROP(CanonicalHash, StringsAndIntegersAloneHashAsTheirJson, ()) {
+  const std::string s = *text();
+  const auto i = *rc::gen::arbitrary<int64_t>();
+  const auto u = *rc::gen::arbitrary<uint64_t>();
+  RC_ASSERT(hash_canonical_string(s, 7) == hash_of_text(nlohmann::json(s), 7));
+  RC_ASSERT(hash_canonical_integer(i, 7) == hash_of_text(nlohmann::json(i), 7));
+  RC_ASSERT(hash_canonical_integer(u, 7) == hash_of_text(nlohmann::json(u), 7));
+}
+
 }  // namespace
 }  // namespace wtsim::traces

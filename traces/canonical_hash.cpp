@@ -77,5 +77,8 @@ uint64_t walk(const nlohmann::json& j, uint64_t h) {
 }  // namespace
 
 uint64_t hash_canonical(const nlohmann::json& j, uint64_t basis) { return walk(j, basis); }
+uint64_t hash_canonical_string(std::string_view s, uint64_t basis) { return hash_string(s, basis); }
+uint64_t hash_canonical_integer(int64_t n, uint64_t basis) { return hash_number(n, basis); }
+uint64_t hash_canonical_integer(uint64_t n, uint64_t basis) { return hash_number(n, basis); }
 
 }  // namespace wtsim::traces

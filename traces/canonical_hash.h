@@ -12,6 +12,11 @@
 namespace wtsim::traces {
 
 uint64_t hash_canonical(const nlohmann::json& j, uint64_t basis);
+// The same for one string or one integer, as hash_canonical(nlohmann::json(x), basis) gives
+// without building the value.
+uint64_t hash_canonical_string(std::string_view s, uint64_t basis);
+uint64_t hash_canonical_integer(int64_t n, uint64_t basis);
+uint64_t hash_canonical_integer(uint64_t n, uint64_t basis);
 
 // FNV-1a of `bytes`, continuing from `basis` (sim::fnv1a64, inlined for the walk).
 inline uint64_t fnv1a64_continue(std::string_view bytes, uint64_t basis) {

@@ -2,7 +2,6 @@
 
 #include <cassert>
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <fstream>
 #include <stdexcept>
@@ -82,15 +81,8 @@ void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, 
                         const nlohmann::json& details) {
   assert(!(details.is_object() && details.contains("measured")));  // Trace builds those events
   const auto text = [this](std::string_view t) { h_ = fnv1a64_continue(t, h_); };
-  const auto quoted = [&](const std::string& s) {
-    const bool plain = std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
-    if (!plain) return void(h_ = hash_canonical(nlohmann::json(s), h_));
-    text("\""), text(s), text("\"");
-  };
-  const auto number = [&](auto n) {
-    char buf[24];
-    text(std::string_view(buf, std::to_chars(buf, buf + sizeof buf, n).ptr - buf));
-  };
+  const auto quoted = [this](std::string_view s) { h_ = hash_canonical_string(s, h_); };
+  const auto number = [this](auto n) { h_ = hash_canonical_integer(n, h_); };
   text("{\"actor\":"), quoted(actor);
   if (!details.empty()) text(",\"details\":"), h_ = hash_canonical(details, h_);
   text(",\"i\":"), number(index), text(",\"kind\":"), quoted(kind), text(",\"t_us\":"), number(t_us), text("}");
