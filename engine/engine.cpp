@@ -86,6 +86,7 @@ Status DocumentEngine::padded_layout(OperationContext& op, const std::string& ns
   out->memory_free = memory.free_regions();
   out->memory_padding_factor = memory.padding_factor();
   out->records.clear();
+  out->record_stored_bytes.clear();
   WT_CURSOR* c = op.cursor(coll->table, &ret);
   while (c != nullptr && (ret = c->next(c)) == 0) {
     WT_ITEM key, value;
@@ -94,6 +95,7 @@ Status DocumentEngine::padded_layout(OperationContext& op, const std::string& ns
     uint32_t bytes = 0;
     padded::decode(value.data, value.size, &bytes);
     out->records.push_back({padded::loc_of(string_of(key), value.data, value.size), bytes});
+    out->record_stored_bytes.push_back(static_cast<uint32_t>(value.size - padded::kValueHeaderBytes));
   }
   return Status::from_wt(ret == WT_NOTFOUND ? 0 : ret);
 }

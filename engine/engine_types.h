@@ -115,6 +115,7 @@ struct CollectionOptions {
 struct PaddedLayout {
   std::vector<uint64_t> extents;
   std::vector<Region> records, free;
+  std::vector<uint32_t> record_stored_bytes;  // by record: the document's BSON bytes its value holds
   double padding_factor = 1.0;
   std::vector<Region> memory_free;  // the allocator's in-memory free list
   std::vector<uint64_t> memory_extents;

@@ -3,6 +3,7 @@
 #include "engine/bson.h"
 #include "engine/key_string.h"
 #include "engine/wt_schema.h"
+#include "sim/planted.h"
 
 #include <cassert>
 #include <cstring>
@@ -199,7 +200,8 @@ int update(OperationContext& op, const CollectionSpec& coll, MmapAllocator& allo
   int ret = read_region(op, coll, rkey, &old);
   if (ret != 0) return ret;
   *old_bytes = old.length;
-  *moved = bson.size() > *old_bytes - MmapAllocator::kRecordHeaderBytes;
+  const uint32_t header_bytes = planted::active(planted::Bug::kUpdateFitsWithoutHeader) ? 0 : MmapAllocator::kRecordHeaderBytes;
+  *moved = bson.size() > *old_bytes - header_bytes;
   if (!*moved) {  // fits its netLength: in place
     *new_rkey = rkey;
     *new_bytes = *old_bytes;

@@ -12,7 +12,8 @@
 namespace wtsim::properties {
 
 // (property, detail) pairs: record_layout (every byte of every extent in exactly one record or
-// free region; the allocator's memory equals what its tables hold) and padding_factor_in_range.
+// free region; the allocator's memory equals what its tables hold), padding_factor_in_range and
+// record_holds_document (each record's length holds its header and its document).
 std::vector<Finding> check_padded_layout(const std::string& ns,
                                                                      const engine::PaddedLayout& layout);
 

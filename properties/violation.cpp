@@ -78,6 +78,9 @@ const std::vector<PropertyInfo>& catalogue() {
        "every find returns each document that matches its filter in every version its snapshot may see (all of them "
        "without a limit, as many as the limit allows with one), in its sort order, within its limit and each once; "
        "judged with the write reference's matcher and a sort order of the property's own"},
+      {Property::kRecordHoldsDocument, "record_holds_document",
+       "MMAPv1: every record's allocated length holds its 16-byte header and the document it stores (no document "
+       "runs past its record's end into the next record), after any crash and at the end"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

@@ -40,8 +40,9 @@ enum class Property {
   kWritesFollowCommands,
   kIndexKeysFollowDocuments,
   kFindsReturnEveryMatch,
+  kRecordHoldsDocument,
 };
-inline constexpr size_t kPropertyCount = 28;
+inline constexpr size_t kPropertyCount = 29;
 
 struct Violation {
   Property property;

@@ -106,6 +106,13 @@ const std::vector<BugInfo>& catalogue() {
       // reads_see_committed holds. Few keys keep every group under the find's limit of 5.
       {Bug::kSeekStepsPastLanding, "an index scan's seek steps past the entry it lands on, treating it as the one before (an inclusive bound as exclusive)",
        "scenarios/documents.json", Property::kFindsReturnEveryMatch, {"duration_ms=3000", "workload.keys=40"}},
+      // A document that grows into its record's last 16 bytes stays in place: the extents' bytes
+      // still add up (record_layout holds) and the data reads back (WiredTiger holds the document),
+      // but in MMAPv1 it would overwrite the next record's header. 2.6's rules keep paddingFactor
+      // near 1.0, so records are sized close to their documents and an upsert's field lands there.
+      {Bug::kUpdateFitsWithoutHeader, "an in-place update's fit test forgets the record's 16-byte header, so a grown document overruns its record",
+       "scenarios/padding_upserts.json", Property::kRecordHoldsDocument,
+       {"workload.total_documents=300", R"(workload.padding_heuristic="2.6")"}},
   };
   return bugs;
 }

@@ -43,6 +43,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kUpdateAppliesOneOperator, "update_applies_one_operator"},
     {Bug::kMultikeyFirstElementOnly, "multikey_first_element_only"},
     {Bug::kSeekStepsPastLanding, "seek_steps_past_landing"},
+    {Bug::kUpdateFitsWithoutHeader, "update_fits_without_header"},
 }};
 
 std::optional<Bug> g_enabled;

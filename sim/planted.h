@@ -47,9 +47,10 @@ enum class Bug {
   kUpdateAppliesOneOperator,  // an update applies its first operator ($inc) and skips the rest ($set)
   kMultikeyFirstElementOnly,  // a multikey index keys an array by its first element only
   kSeekStepsPastLanding,      // an index scan's seek steps past the entry it lands on, as if it were the one before
+  kUpdateFitsWithoutHeader,   // an in-place update's fit test forgets the record's 16-byte header
 };
 
-inline constexpr size_t kBugCount = 35;
+inline constexpr size_t kBugCount = 36;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

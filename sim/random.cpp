@@ -14,15 +14,6 @@ uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 }  // namespace
 
-uint64_t fnv1a64(std::string_view bytes, uint64_t basis) {
-  uint64_t h = basis;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 Rng::Rng(uint64_t seed) {
   for (auto& word : s_) word = splitmix64(seed);
 }

@@ -7,8 +7,16 @@
 
 namespace wtsim::sim {
 
-// FNV-1a, 64-bit: a stable hash for names (std::hash is not stable across builds).
-uint64_t fnv1a64(std::string_view bytes, uint64_t basis = 0xcbf29ce484222325ULL);
+// FNV-1a, 64-bit: a stable hash for names (std::hash is not stable across builds). Inline: the
+// trace hash runs it over every event's text.
+inline uint64_t fnv1a64(std::string_view bytes, uint64_t basis = 0xcbf29ce484222325ULL) {
+  uint64_t h = basis;
+  for (const unsigned char c : bytes) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return h;
+}
 
 // xoshiro256** seeded through splitmix64.
 class Rng {

@@ -203,6 +203,43 @@ TEST(PaddedStore, GrowingDocumentsMoveAndRewriteEveryIndexEntry) {
   });
 }
 
+// A record holds its 16-byte header and its document: with exact allocation a document one byte
+// larger no longer fits, so it moves; record_holds_document reports a record that kept it.
+TEST(PaddedStore, ADocumentGrownIntoItsRecordsHeaderBytesMovesAndTheCheckSeesOneThatDidNot) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions options;
+    options.padded = true;
+    options.no_padding = true;
+    ASSERT_TRUE(e.create_collection(op, kNs, options).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}, {"s", "aaaa"}}}, {}).ok());
+    PaddedLayout layout;
+    ASSERT_TRUE(e.padded_layout(op, kNs, &layout).ok());
+    ASSERT_EQ(layout.records.size(), 1u);
+    const uint32_t bson_bytes = static_cast<uint32_t>(to_bson(Document{{"_id", 1}, {"s", "aaaa"}}).size());
+    EXPECT_EQ(layout.record_stored_bytes[0], bson_bytes);
+    const uint32_t length = layout.records[0].length;
+    ASSERT_GE(length, bson_bytes + 16);  // header and document, rounded up to whole words
+    ASSERT_LT(length, bson_bytes + 16 + 8);
+    EXPECT_TRUE(properties::check_padded_layout(kNs, layout).empty());
+
+    PaddedLayout full = layout;  // a document that fills its record to the last byte
+    full.record_stored_bytes[0] = length - 16;
+    EXPECT_TRUE(properties::check_padded_layout(kNs, full).empty());
+    PaddedLayout overrun = layout;  // one byte into the next record
+    overrun.record_stored_bytes[0] = length - 16 + 1;
+    const auto findings = properties::check_padded_layout(kNs, overrun);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].first, properties::Property::kRecordHoldsDocument);
+
+    const std::string grown(4 + (length - 16 - bson_bytes) + 1, 'a');  // one byte past the record
+    ASSERT_TRUE(e.update(op, kNs, {{"_id", 1}}, {{"$set", {{"s", grown}}}}, false, false, {}).ok());
+    EXPECT_EQ(e.metrics().record_moves, 1u);
+    EXPECT_TRUE(layout_problems(e, op).empty());
+  });
+}
+
 // Under 1.x a move calls paddingTooSmall, then its reinsert calls paddingFits before sizing the
 // new record: a move nets +0.59, and the moved record is sized with the new factor.
 TEST(PaddedStore, A1xMoveNetsPlusPointFiftyNineAndSizesWithTheNewFactor) {

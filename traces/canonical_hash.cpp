@@ -1,5 +1,7 @@
 #include "traces/canonical_hash.h"
 
+#include "sim/random.h"
+
 #include <algorithm>
 #include <charconv>
 #include <memory>
@@ -11,8 +13,8 @@ namespace {
 class FnvOutput : public nlohmann::detail::output_adapter_protocol<char> {
  public:
   explicit FnvOutput(uint64_t basis) : h_(basis) {}
-  void write_character(char c) override { h_ = fnv1a64_continue(std::string_view(&c, 1), h_); }
-  void write_characters(const char* s, std::size_t length) override { h_ = fnv1a64_continue(std::string_view(s, length), h_); }
+  void write_character(char c) override { h_ = sim::fnv1a64(std::string_view(&c, 1), h_); }
+  void write_characters(const char* s, std::size_t length) override { h_ = sim::fnv1a64(std::string_view(s, length), h_); }
   uint64_t hash() const { return h_; }
 
  private:
@@ -33,43 +35,43 @@ bool plain(std::string_view s) {
 
 uint64_t hash_string(std::string_view s, uint64_t h) {
   if (!plain(s)) return hash_serialised(nlohmann::json(std::string(s)), h);
-  h = fnv1a64_continue("\"", h);
-  h = fnv1a64_continue(s, h);
-  return fnv1a64_continue("\"", h);
+  h = sim::fnv1a64("\"", h);
+  h = sim::fnv1a64(s, h);
+  return sim::fnv1a64("\"", h);
 }
 
 template <typename Number>
 uint64_t hash_number(Number n, uint64_t h) {
   char buf[24];
-  return fnv1a64_continue(std::string_view(buf, std::to_chars(buf, buf + sizeof buf, n).ptr - buf), h);
+  return sim::fnv1a64(std::string_view(buf, std::to_chars(buf, buf + sizeof buf, n).ptr - buf), h);
 }
 
 uint64_t walk(const nlohmann::json& j, uint64_t h) {
   switch (j.type()) {
     case nlohmann::json::value_t::object: {
-      h = fnv1a64_continue("{", h);
+      h = sim::fnv1a64("{", h);
       bool first = true;
       for (const auto& [key, value] : j.get_ref<const nlohmann::json::object_t&>()) {
-        if (!first) h = fnv1a64_continue(",", h);
+        if (!first) h = sim::fnv1a64(",", h);
         first = false;
-        h = fnv1a64_continue(":", hash_string(key, h));
+        h = sim::fnv1a64(":", hash_string(key, h));
         h = walk(value, h);
       }
-      return fnv1a64_continue("}", h);
+      return sim::fnv1a64("}", h);
     }
     case nlohmann::json::value_t::array: {
-      h = fnv1a64_continue("[", h);
+      h = sim::fnv1a64("[", h);
       for (size_t i = 0; i < j.size(); ++i) {
-        if (i > 0) h = fnv1a64_continue(",", h);
+        if (i > 0) h = sim::fnv1a64(",", h);
         h = walk(j[i], h);
       }
-      return fnv1a64_continue("]", h);
+      return sim::fnv1a64("]", h);
     }
     case nlohmann::json::value_t::string: return hash_string(j.get_ref<const std::string&>(), h);
     case nlohmann::json::value_t::number_integer: return hash_number(j.get<int64_t>(), h);
     case nlohmann::json::value_t::number_unsigned: return hash_number(j.get<uint64_t>(), h);
-    case nlohmann::json::value_t::boolean: return fnv1a64_continue(j.get<bool>() ? "true" : "false", h);
-    case nlohmann::json::value_t::null: return fnv1a64_continue("null", h);
+    case nlohmann::json::value_t::boolean: return sim::fnv1a64(j.get<bool>() ? "true" : "false", h);
+    case nlohmann::json::value_t::null: return sim::fnv1a64("null", h);
     default: return hash_serialised(j, h);  // floats, binary, discarded
   }
 }

@@ -18,14 +18,4 @@ uint64_t hash_canonical_string(std::string_view s, uint64_t basis);
 uint64_t hash_canonical_integer(int64_t n, uint64_t basis);
 uint64_t hash_canonical_integer(uint64_t n, uint64_t basis);
 
-// FNV-1a of `bytes`, continuing from `basis` (sim::fnv1a64, inlined for the walk).
-inline uint64_t fnv1a64_continue(std::string_view bytes, uint64_t basis) {
-  uint64_t h = basis;
-  for (const unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 }  // namespace wtsim::traces

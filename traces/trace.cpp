@@ -80,7 +80,7 @@ void TraceHasher::event(const nlohmann::json& e) {
 void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
                         const nlohmann::json& details) {
   assert(!(details.is_object() && details.contains("measured")));  // Trace builds those events
-  const auto text = [this](std::string_view t) { h_ = fnv1a64_continue(t, h_); };
+  const auto text = [this](std::string_view t) { h_ = sim::fnv1a64(t, h_); };
   const auto quoted = [this](std::string_view s) { h_ = hash_canonical_string(s, h_); };
   const auto number = [this](auto n) { h_ = hash_canonical_integer(n, h_); };
   text("{\"actor\":"), quoted(actor);
