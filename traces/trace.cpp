@@ -77,15 +77,29 @@ void TraceHasher::event(const nlohmann::json& e) {
 
 // canonical() of {"i", "t_us", "actor", "kind", "details"}: its keys in sorted order, "details"
 // left out when empty. Text that JSON would escape goes through the serialiser.
-void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
-                        const nlohmann::json& details) {
-  assert(!(details.is_object() && details.contains("measured")));  // Trace builds those events
+template <typename HashDetails>
+void TraceHasher::event_from_parts(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
+                                   HashDetails details) {
   const auto text = [this](std::string_view t) { h_ = sim::fnv1a64(t, h_); };
   const auto quoted = [this](std::string_view s) { h_ = hash_canonical_string(s, h_); };
   const auto number = [this](auto n) { h_ = hash_canonical_integer(n, h_); };
   text("{\"actor\":"), quoted(actor);
-  if (!details.empty()) text(",\"details\":"), h_ = hash_canonical(details, h_);
+  h_ = details(h_);
   text(",\"i\":"), number(index), text(",\"kind\":"), quoted(kind), text(",\"t_us\":"), number(t_us), text("}");
+}
+
+void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
+                        const nlohmann::json& details) {
+  assert(!(details.is_object() && details.contains("measured")));  // Trace builds those events
+  event_from_parts(index, t_us, actor, kind, [&](uint64_t h) {
+    return details.empty() ? h : hash_canonical(details, sim::fnv1a64(",\"details\":", h));
+  });
+}
+
+void TraceHasher::event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
+                        const EventBody& details) {
+  event_from_parts(index, t_us, actor, kind,
+                   [&](uint64_t h) { return details.hash_canonical(sim::fnv1a64(",\"details\":", h)); });
 }
 
 std::string TraceHasher::finish(const nlohmann::json& verdict) const {
@@ -102,7 +116,8 @@ void Trace::stream_to(EventSink* sink) {
   sink_->header(header_);
 }
 
-void Trace::hold(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details) {
+void Trace::hold(sim::Nanos at_ns, const std::string& actor, const std::string& kind, std::unique_ptr<EventBody> details) {
+  assert(details != nullptr);
   release_held();
   held_ = Held{at_ns, actor, kind, std::move(details)};
 }
@@ -111,8 +126,12 @@ void Trace::release_held() {
   if (!held_) return;
   Held h = std::move(*held_);
   held_.reset();
-  append(h.at_ns, h.actor, h.kind, std::move(h.details));
-  assert(!held_);
+  if (keeps_next_event()) {
+    append(h.at_ns, h.actor, h.kind, h.details->to_json());
+    return;
+  }
+  hasher_.event(event_count(), h.at_ns / sim::kNsPerUs, h.actor, h.kind, *h.details);  // never built
+  ++(sink_ != nullptr ? streamed_ : dropped_);
 }
 
 uint64_t Trace::event(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details) {
@@ -123,7 +142,7 @@ uint64_t Trace::event(sim::Nanos at_ns, const std::string& actor, const std::str
 uint64_t Trace::append(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details) {
   assert(!held_);
   const uint64_t index = event_count();
-  const bool keep = sink_ != nullptr ? sink_->wants_events() : events_.size() < max_events_;
+  const bool keep = keeps_next_event();
   if (!keep && !details.contains("measured")) {  // hashed from its parts, never built
     hasher_.event(index, at_ns / sim::kNsPerUs, actor, kind, details);
     ++(sink_ != nullptr ? streamed_ : dropped_);

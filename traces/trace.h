@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <optional>
 #include <string>
@@ -27,6 +28,17 @@ void check_format_version(uint64_t version);
 // 16 lowercase hex digits: how the trace writes its hash and every digest.
 std::string hex16(uint64_t h);
 
+// An event's details that their writer holds in a form of its own while the event is held
+// (Trace::hold): built as JSON only when the trace keeps the event, hashed from the writer's
+// fields when it does not. A run that keeps no events builds no JSON for them.
+class EventBody {
+ public:
+  virtual ~EventBody() = default;
+  virtual nlohmann::json to_json() const = 0;  // a non-empty object
+  // FNV-1a of to_json()'s canonical text, continuing from `basis`, without building it.
+  virtual uint64_t hash_canonical(uint64_t basis) const = 0;
+};
+
 // The trace hash, computed incrementally: FNV-1a over the header's serialisation, then each event's
 // (its "measured" values aside), then the verdict's, then "0". Every event of a run is in the
 // chain, kept or not, so the hash never depends on the trace's form (JSON, JSON Lines, none).
@@ -38,9 +50,13 @@ class TraceHasher {
   // The same step for the event Trace would build from these parts, without building it.
   void event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind,
              const nlohmann::json& details);
+  void event(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind, const EventBody& details);
   std::string finish(const nlohmann::json& verdict) const;  // 16 hex digits
 
  private:
+  template <typename HashDetails>
+  void event_from_parts(uint64_t index, int64_t t_us, const std::string& actor, const std::string& kind, HashDetails details);
+
   uint64_t h_;
 };
 
@@ -93,10 +109,9 @@ class Trace {
   // Holds an event back so that its writer may still complete it in place (a commit whose
   // completion comes before any other event is one event: docs/reference/trace-format.md, "Checking a trace yourself").
   // It is written, with the index it would have had, before the next event or by set_verdict.
-  void hold(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details);
-  // The held event's kind and details, or nullptr when nothing is held.
-  nlohmann::json* held_details() { return held_ ? &held_->details : nullptr; }
-  const std::string* held_kind() const { return held_ ? &held_->kind : nullptr; }
+  void hold(sim::Nanos at_ns, const std::string& actor, const std::string& kind, std::unique_ptr<EventBody> details);
+  // The held event's details, or nullptr when nothing is held.
+  EventBody* held_details() { return held_ ? held_->details.get() : nullptr; }
   void release_held();
   void set_verdict(nlohmann::json verdict) {
     release_held();
@@ -129,8 +144,10 @@ class Trace {
   struct Held {
     sim::Nanos at_ns;
     std::string actor, kind;
-    nlohmann::json details;
+    std::unique_ptr<EventBody> details;
   };
+  // Whether the next event is kept (in memory or by the sink), or only hashed and counted.
+  bool keeps_next_event() const { return sink_ != nullptr ? sink_->wants_events() : events_.size() < max_events_; }
   uint64_t append(sim::Nanos at_ns, const std::string& actor, const std::string& kind, nlohmann::json details);
 
   std::optional<Held> held_;

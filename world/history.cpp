@@ -1,8 +1,10 @@
 #include "world/history.h"
 
 #include <cassert>
+#include <memory>
 
 #include "sim/random.h"
+#include "world/commit_event.h"
 
 namespace wtsim::world {
 
@@ -11,6 +13,11 @@ using traces::hex16;
 nlohmann::json History::value_digest(const std::string* value) {
   if (value == nullptr) return nullptr;
   return hex16(sim::fnv1a64(*value));
+}
+
+std::optional<uint64_t> History::digest_of(const std::string* value) {
+  if (value == nullptr) return std::nullopt;
+  return sim::fnv1a64(*value);
 }
 
 uint64_t History::entry(const std::string& key, const std::string* value) {
@@ -66,38 +73,33 @@ void pack_keys(const std::vector<models::KvWrite>& writes, nlohmann::json* packe
 uint64_t History::invoke(std::vector<models::KvWrite> writes, bool durable, nlohmann::json details) {
   assert(!writes.empty());
   assert(details.is_object() && !details.contains("seq") && !details.contains("writes"));
+  auto event = std::make_unique<CommitEvent>();
+  event->details = std::move(details);
   // Each write: [key, new value's digest, the digest of the value it replaces] (null: absent).
   // A bigger group lists the same, packed: its keys, then the new and the old digests.
-  std::vector<nlohmann::json> news, olds;
-  for (const models::KvWrite& w : writes) {
-    news.push_back(value_digest(w.value ? &*w.value : nullptr));
-    olds.push_back(value_digest(model_.latest(w.key)));  // read before begin_commit adds this write
-  }
   if (writes.size() > kWritesListedMax) {
-    nlohmann::json packed = nlohmann::json::object();
-    pack_keys(writes, &packed);
-    packed["new"] = packed_digests(news);
-    packed["old"] = packed_digests(olds);
-    details["writes_n"] = writes.size();
-    details["packed"] = std::move(packed);
-  } else {
-    nlohmann::json listed = nlohmann::json::array();
-    for (size_t i = 0; i < writes.size(); ++i) {
-      nlohmann::json::array_t row;  // [key, new, old], moved in: an initializer list copies each
-      row.reserve(3);
-      row.emplace_back(writes[i].key);
-      row.emplace_back(std::move(news[i]));
-      row.emplace_back(std::move(olds[i]));
-      listed.push_back(std::move(row));
+    std::vector<nlohmann::json> news, olds;
+    for (const models::KvWrite& w : writes) {
+      news.push_back(value_digest(w.value ? &*w.value : nullptr));
+      olds.push_back(value_digest(model_.latest(w.key)));  // read before begin_commit adds this write
     }
-    details["writes"] = std::move(listed);
+    event->packed = nlohmann::json::object();
+    pack_keys(writes, &event->packed);
+    event->packed["new"] = packed_digests(news);
+    event->packed["old"] = packed_digests(olds);
+    event->writes_n = writes.size();
+  } else {
+    event->writes.reserve(writes.size());
+    for (const models::KvWrite& w : writes) {
+      event->writes.push_back({w.key, digest_of(w.value ? &*w.value : nullptr), digest_of(model_.latest(w.key))});
+    }
   }
   const uint64_t seq = model_.begin_commit(std::move(writes), durable);
-  details["seq"] = seq;
-  if (durable) details["durable"] = true;  // absent: false (most commits; the trace stays small)
-  if (member_ > 0) details["member"] = member_;
+  event->seq = seq;
+  event->durable = durable;
+  event->member = member_;
   // Held: a completion that comes before any other event is written into it (one event).
-  trace_.hold(sim_.now_ns(), sim_.current_or_main().name, "commit", std::move(details));
+  trace_.hold(sim_.now_ns(), sim_.current_or_main().name, "commit", std::move(event));
   invoked_ns_[seq] = sim_.now_ns();
   [[maybe_unused]] const bool inserted = open_.insert(seq).second;
   assert(inserted);
@@ -109,14 +111,11 @@ void History::complete(uint64_t seq, const char* fate, const char* why) {
   assert(erased == 1 && "a commit completes once");
   const sim::Nanos invoked_ns = invoked_ns_.at(seq);
   invoked_ns_.erase(seq);
-  nlohmann::json* held = trace_.held_details();
-  const bool held_here = held != nullptr && *trace_.held_kind() == "commit" && (*held)["seq"] == seq &&
-                         held->value("member", size_t{0}) == member_;  // members' seqs overlap
-  if (held_here) {
-    (*held)["fate"] = fate;
-    if (why != nullptr) (*held)["why"] = why;
-    const sim::Nanos took_us = sim_.now_ns() / sim::kNsPerUs - invoked_ns / sim::kNsPerUs;
-    if (took_us > 0) (*held)["took_us"] = took_us;
+  auto* held = dynamic_cast<CommitEvent*>(trace_.held_details());
+  if (held != nullptr && held->seq == seq && held->member == member_) {  // members' seqs overlap
+    held->fate = fate;
+    held->why = why;
+    held->took_us = sim_.now_ns() / sim::kNsPerUs - invoked_ns / sim::kNsPerUs;
     trace_.release_held();
     return;
   }

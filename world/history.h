@@ -9,6 +9,7 @@
 // a commit goes through here, so the two cannot drift apart.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -59,6 +60,7 @@ class History {
 
   // 16 hex digits of FNV-1a 64 over the value's bytes; null for an absent value (a delete).
   static nlohmann::json value_digest(const std::string* value);
+  static std::optional<uint64_t> digest_of(const std::string* value);  // the same, unformatted
   // A state's digest: the sum, modulo 2^64, over its keys of entry(key, value), in 16 hex
   // digits. Order-free, so a commit changes it by entry(key, new) - entry(key, old) per write.
   static std::string state_digest(const models::KvState& state);
