@@ -44,6 +44,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kMultikeyFirstElementOnly, "multikey_first_element_only"},
     {Bug::kSeekStepsPastLanding, "seek_steps_past_landing"},
     {Bug::kUpdateFitsWithoutHeader, "update_fits_without_header"},
+    {Bug::kReleaseSkipsNodeTables, "release_skips_node_tables"},
 }};
 
 std::optional<Bug> g_enabled;

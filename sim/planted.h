@@ -48,9 +48,10 @@ enum class Bug {
   kMultikeyFirstElementOnly,  // a multikey index keys an array by its first element only
   kSeekStepsPastLanding,      // an index scan's seek steps past the entry it lands on, as if it were the one before
   kUpdateFitsWithoutHeader,   // an in-place update's fit test forgets the record's 16-byte header
+  kReleaseSkipsNodeTables,    // a release-mode backup copies and releases only the catalog's tables
 };
 
-inline constexpr size_t kBugCount = 36;
+inline constexpr size_t kBugCount = 37;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -331,7 +331,7 @@ void DocSystem::spawn_oplog_trimmer(const std::string& suffix) {
       if (sim.now_ns() >= run_.end_ns()) break;
       begin_commit();  // a trim commits too: a backup's hold waits for it (hot_backup_actor.h)
       host_.node_call("trim_oplog", [&] { return engine_->trim_oplog(op); });
-      --commits_in_flight_;
+      end_commit();
     }
   });
 }
@@ -344,6 +344,11 @@ void DocSystem::begin_commit() {
   constexpr sim::Nanos kPollNs = sim::kNsPerMs;
   while (backup_ && backup_->holds_commits()) run_.sim().sleep_for(kPollNs);
   ++commits_in_flight_;
+}
+
+void DocSystem::end_commit() {
+  assert(commits_in_flight_ > 0);
+  --commits_in_flight_;
 }
 
 uint64_t DocSystem::before_commit(const std::vector<engine::DocWrite>& writes, bool durable) {

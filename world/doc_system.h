@@ -100,6 +100,11 @@ class DocSystem : public System, public engine::CommitObserver {
   // Per collection, the updates this node has seen: a hot backup copies the hottest first.
   std::map<std::string, uint64_t> rewrites_;
 
+  // Waits while the hot backup fixes its point in time or releases a table, then counts the
+  // commit in flight (until after_commit, or end_commit for one outside the observer).
+  void begin_commit() override;
+  void end_commit() override;
+
  private:
   // The write command the current fiber runs, while it runs.
   class CommandScope {
@@ -126,8 +131,6 @@ class DocSystem : public System, public engine::CommitObserver {
   std::optional<properties::Finding> new_conflicting_grants();
   int64_t command_increment_of_n() const;
   void check_index_keys(engine::OperationContext& op, const engine::CollectionSpec& coll, std::vector<properties::Finding>* problems);
-  // Waits while the hot backup fixes its point in time, then counts the commit in flight.
-  void begin_commit();
   void count_coverage(engine::DocumentEngine& e);
 
   std::unique_ptr<engine::OperationContext> op_;

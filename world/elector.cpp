@@ -322,6 +322,7 @@ void Elector::step_down(const std::string& why) {
 void Elector::persist_locked(const engine::ElectionRecord& record) {
   assert(record.term >= record_.term && "a term never goes back");
   const auto op = host_.open_operation("write_election_state");
+  const CommitInFlight in_flight(host_);  // a backup releasing this table's pin waits for it
   host_.node_call("write_election_state", [&] { return engine::ElectionState::write_durable(*op, record); });
   record_ = record;
 }

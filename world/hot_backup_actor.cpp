@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cstring>
 
+#include "engine/election_state.h"
 #include "engine/hot_backup.h"
+#include "engine/min_valid.h"
+#include "properties/backup_pins.h"
 #include "sim/planted.h"
 #include "world/doc_system.h"
 
@@ -31,10 +34,14 @@ std::string HotBackupActor::liveness_pending() const {
 
 // Checked once the backup finished: mid-backup pins are the point, and without the sentinel an
 // abandoned backup's pins are expected (reported as stale_backup_pins instead).
+// Every file WiredTiger's metadata lists, not the tables the engine's catalog names.
 void HotBackupActor::check_no_pins(WT_CONNECTION* conn, std::vector<properties::Finding>* problems) {
   if (!done_ || host_.disk().exists(kSentinel)) return;
-  for (const std::string& t : pinned_tables(conn)) {
-    problems->emplace_back(properties::Property::kBackupLeavesNoPin, t + " still holds the backup checkpoint");
+  engine::OperationContext op(conn);
+  std::vector<std::string> files;
+  if (properties::files_holding_checkpoint(op.session(), engine::kBackupCheckpoint, &files) != 0) return;
+  for (const std::string& f : files) {
+    problems->emplace_back(properties::Property::kBackupLeavesNoPin, f + " still holds the backup checkpoint");
   }
 }
 
@@ -144,7 +151,7 @@ std::vector<std::string> HotBackupActor::tables_of(const engine::CollectionSpec&
 
 // Tables in copy order: by updates so far (the expansion-rate estimate), hottest or coldest
 // first, or by name. A table released early stops growing early: hottest first is the account's.
-std::vector<std::pair<std::string, std::string>> HotBackupActor::tables_in_order() {
+std::vector<std::pair<std::string, std::string>> HotBackupActor::tables_in_order(const std::vector<std::string>& files) {
   const auto rewrites_of = [&](const std::string& ns) {
     const auto it = rewrites_.find(ns);
     return it != rewrites_.end() ? it->second : 0;
@@ -153,6 +160,13 @@ std::vector<std::pair<std::string, std::string>> HotBackupActor::tables_in_order
   tables.emplace_back("", engine::Catalog::kUri);
   for (const auto& [ns, coll] : engine_->catalog().collections()) {
     for (const std::string& t : tables_of(coll)) tables.emplace_back(ns, t);
+  }
+  // A member's own records (its vote, its minValid) are pinned by the named checkpoint as every
+  // table is: copied and released too, or their pin stays for good. `files`: the backup cursor's.
+  if (!planted::active(planted::Bug::kReleaseSkipsNodeTables)) {
+    for (const char* own : {engine::ElectionState::kUri, engine::MinValid::kUri}) {
+      if (std::find(files.begin(), files.end(), file_of(own)) != files.end()) tables.emplace_back("", own);
+    }
   }
   const BackupOrder order = run_.scenario().backup.order;
   if (order == BackupOrder::kName) return tables;
@@ -265,7 +279,7 @@ int HotBackupActor::release_backup(engine::OperationContext& op, models::KvState
       (ret = release(op, engine::DocumentEngine::kOplogUri)) != 0) {
     return ret;
   }
-  for (const auto& [ns, table] : tables_in_order()) {
+  for (const auto& [ns, table] : tables_in_order(files)) {
     if (planted::active(planted::Bug::kReleaseBeforeCopy)) ret = release(op, table);
     if (ret != 0) return ret;
     *copied += copy_file(file_of(table));
@@ -275,7 +289,7 @@ int HotBackupActor::release_backup(engine::OperationContext& op, models::KvState
     if (!released && (ret = release(op, table)) != 0) return ret;
     host_.after_wt_call();
     event(run_.sim().current().name, "table_released",
-                         {{"table", table}, {"ns", ns.empty() ? engine::Catalog::kUri : ns}});
+                         {{"table", table}, {"ns", ns.empty() ? table : ns}});
   }
   return 0;
 }

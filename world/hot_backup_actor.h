@@ -55,7 +55,8 @@ class HotBackupActor {
   void remove_sentinel();
   uint64_t copy_file(const std::string& name);
   static std::vector<std::string> tables_of(const engine::CollectionSpec& coll);
-  std::vector<std::pair<std::string, std::string>> tables_in_order();
+  // `files`: what the backup cursor listed (a member's own tables are copied if they exist).
+  std::vector<std::pair<std::string, std::string>> tables_in_order(const std::vector<std::string>& files);
   void abandon(engine::OperationContext& op, sim::Nanos start_ns);
   // Runs `step` once no commit is in flight, before any other begins (the node's oplog trim too).
   int with_commits_held(const std::function<int()>& step);

@@ -115,6 +115,11 @@ class NodeContext {
   // Records the failure; a panic or fatal I/O error crashes the node (and throws Cancelled).
   virtual void handle_wt_failure(int code, const std::string& what, OnIoError on_io_error = OnIoError::kFatal) = 0;
   virtual void pay_disk(sim::Nanos cost_ns) = 0;
+  // Around a node's own commit that no client makes (a vote's record): waits while a hot backup
+  // fixes its point in time or releases a table (world/hot_backup_actor.h), then counts the
+  // commit in flight until end_commit.
+  virtual void begin_commit() = 0;
+  virtual void end_commit() = 0;
   // A script's crash step: the node loses power now, as a fault would; the calling actor (one
   // of the node's) is cancelled.
   [[noreturn]] virtual void crash_now(faults::CrashMode mode, const std::string& cause) = 0;
@@ -126,6 +131,19 @@ class NodeContext {
   ~NodeContext() = default;
   // Throws sim::Cancelled when the node is fenced (a fenced node acknowledges nothing).
   virtual void refuse_if_fenced() const = 0;
+};
+
+// A node's own commit in flight for this object's lifetime (NodeContext::begin_commit): a vote's
+// record, a rollback's minValid. A crash that cancels the fiber unwinds it.
+class CommitInFlight {
+ public:
+  explicit CommitInFlight(NodeContext& host) : host_(host) { host_.begin_commit(); }
+  ~CommitInFlight() { host_.end_commit(); }
+  CommitInFlight(const CommitInFlight&) = delete;
+  CommitInFlight& operator=(const CommitInFlight&) = delete;
+
+ private:
+  NodeContext& host_;
 };
 
 }  // namespace wtsim::world

@@ -52,6 +52,8 @@ class NodeHost final : public NodeContext {
   void after_wt_call() override;
   void handle_wt_failure(int code, const std::string& what, OnIoError on_io_error = OnIoError::kFatal) override;
   void pay_disk(sim::Nanos cost_ns) override;
+  void begin_commit() override { system_->begin_commit(); }
+  void end_commit() override { system_->end_commit(); }
   [[noreturn]] void crash_now(faults::CrashMode mode, const std::string& cause) override;
   void arm_crash_after(uint64_t n, faults::CrashMode mode) override;
 

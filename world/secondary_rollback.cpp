@@ -15,10 +15,16 @@ RollbackResult Rollback::run() {
   for (const auto& [key, id] : touched_) keys.emplace_back(key.first, id);
   const Refetched refetched = source_.refetch(host_.member(), keys);
   if (!refetched.answered) return retry("refetching " + std::to_string(keys.size()) + " documents: " + refetched.why);
-  host_.node_call("rollback_begin", [&] { return engine_.begin_rollback(op_, std::max<uint64_t>(refetched.top_ts, 1)); });
+  {
+    const CommitInFlight in_flight(host_);  // minValid's write: a backup releasing its pin waits
+    host_.node_call("rollback_begin", [&] { return engine_.begin_rollback(op_, std::max<uint64_t>(refetched.top_ts, 1)); });
+  }
   match_catalog_(refetched.catalog);
   restore(keys, refetched);
-  host_.node_call("rollback_finish", [&] { return engine_.finish_rollback(op_, common_ts_); });
+  {
+    const CommitInFlight in_flight(host_);
+    host_.node_call("rollback_finish", [&] { return engine_.finish_rollback(op_, common_ts_); });
+  }
   run_.reached(properties::Marker::kRollback);
   const size_t deleted = std::count(refetched.documents.begin(), refetched.documents.end(), std::nullopt);
   run_.trace().event(run_.sim().now_ns(), run_.sim().current_or_main().name, "rollback",

@@ -99,6 +99,7 @@ std::optional<size_t> SecondarySystem::fetch_and_apply(engine::OperationContext&
       // A write of this member's own took the ts since the fetch (a secondary must write
       // nothing): the next round finds where the two oplogs part, and rolls back.
       event("apply_cut", {{"ts", entry.ts}, {"next_ts", engine_->next_oplog_ts()}});
+      const CommitInFlight in_flight(host_);  // may clear minValid: a backup's release waits
       host_.node_call("note_applied", [&] { return engine_->note_applied(op); });
       return std::nullopt;
     }
@@ -108,7 +109,10 @@ std::optional<size_t> SecondarySystem::fetch_and_apply(engine::OperationContext&
                                                            std::to_string(entry.ts) + " failed: code " + std::to_string(static_cast<int>(s.code)));
     }
   }
-  host_.node_call("note_applied", [&] { return engine_->note_applied(op); });
+  {
+    const CommitInFlight in_flight(host_);
+    host_.node_call("note_applied", [&] { return engine_->note_applied(op); });
+  }
   applied_fetch_ns_ = round_ns;
   return batch.entries.size();
 }

@@ -68,6 +68,9 @@ class System {
   virtual std::string convergence_exempt() const { return ""; }
   // The document engine while the node is open (a sync source serves from it); nullptr if none.
   virtual engine::DocumentEngine* engine() { return nullptr; }
+  // NodeContext::begin_commit and end_commit: a commit outside the engine's observer.
+  virtual void begin_commit() {}
+  virtual void end_commit() {}
   // Every entry of the node's oplog, oldest first (none without an oplog). WiredTiger's code.
   virtual int read_oplog_ids(WT_CONNECTION*, std::vector<OplogId>* out) { return out->clear(), 0; }
 };
