@@ -100,17 +100,16 @@ uint64_t History::invoke(std::vector<models::KvWrite> writes, bool durable, nloh
   event->member = member_;
   // Held: a completion that comes before any other event is written into it (one event).
   trace_.hold(sim_.now_ns(), sim_.current_or_main().name, "commit", std::move(event));
-  invoked_ns_[seq] = sim_.now_ns();
-  [[maybe_unused]] const bool inserted = open_.insert(seq).second;
+  [[maybe_unused]] const bool inserted = open_.emplace(seq, sim_.now_ns()).second;
   assert(inserted);
   return seq;
 }
 
 void History::complete(uint64_t seq, const char* fate, const char* why) {
-  [[maybe_unused]] const size_t erased = open_.erase(seq);
-  assert(erased == 1 && "a commit completes once");
-  const sim::Nanos invoked_ns = invoked_ns_.at(seq);
-  invoked_ns_.erase(seq);
+  const auto it = open_.find(seq);
+  assert(it != open_.end() && "a commit completes once");
+  const sim::Nanos invoked_ns = it->second;
+  open_.erase(it);
   auto* held = dynamic_cast<CommitEvent*>(trace_.held_details());
   if (held != nullptr && held->seq == seq && held->member == member_) {  // members' seqs overlap
     held->fate = fate;
@@ -136,14 +135,14 @@ void History::info(uint64_t seq, const char* why) {
 
 void History::crashed() {
   model_.crashed();
-  const std::set<uint64_t> open = open_;
-  for (uint64_t seq : open) complete(seq, "info", "crash");
+  const std::map<uint64_t, sim::Nanos> open = open_;
+  for (const auto& [seq, invoked_ns] : open) complete(seq, "info", "crash");
   assert(open_.empty());
 }
 
 void History::close_fenced() {
-  const std::set<uint64_t> open = open_;
-  for (uint64_t seq : open) complete(seq, "info", "fenced");
+  const std::map<uint64_t, sim::Nanos> open = open_;
+  for (const auto& [seq, invoked_ns] : open) complete(seq, "info", "fenced");
   assert(open_.empty());
 }
 
@@ -161,7 +160,7 @@ void History::read(uint64_t snapshot, nlohmann::json details) {
 
 void History::snapshot_pinned(uint64_t snapshot_seq) {
   nlohmann::json pending = nlohmann::json::array();
-  for (const uint64_t seq : open_) {
+  for (const auto& [seq, invoked_ns] : open_) {
     if (seq <= snapshot_seq) pending.push_back(seq);
   }
   event("backup_pin", {{"snapshot_seq", snapshot_seq}, {"pending", std::move(pending)}});

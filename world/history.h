@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -75,8 +74,8 @@ class History {
   sim::Simulator& sim_;
   models::KvModel& model_;
   size_t member_;
-  std::map<uint64_t, sim::Nanos> invoked_ns_;  // open commits' invocation times
-  std::set<uint64_t> open_;  // invoked, not completed (ordered: the crash's completions are in seq order)
+  // Invoked, not completed: seq -> invocation time (ordered: a crash's completions are in seq order).
+  std::map<uint64_t, sim::Nanos> open_;
 };
 
 }  // namespace wtsim::world
