@@ -33,8 +33,8 @@ std::string HotBackupActor::liveness_pending() const {
 }
 
 // Checked once the backup finished: mid-backup pins are the point, and without the sentinel an
-// abandoned backup's pins are expected (reported as stale_backup_pins instead).
-// Every file WiredTiger's metadata lists, not the tables the engine's catalog names.
+// abandoned backup's pins are expected (reported as stale_backup_pins instead). Every file
+// WiredTiger's metadata lists is read, not only the tables the engine's catalog names.
 void HotBackupActor::check_no_pins(WT_CONNECTION* conn, std::vector<properties::Finding>* problems) {
   if (!done_ || host_.disk().exists(kSentinel)) return;
   engine::OperationContext op(conn);
