@@ -355,6 +355,22 @@ TEST(ReplicaSet, TheHiddenMemberRunsTheBackupWhileItAppliesAndItsRestoreHolds) {
   for (const auto& [member, digests] : checks) EXPECT_EQ(digests.first, digests.second) << "member " << member;
 }
 
+// The hidden member votes, so it has a vote record (replset_election) that no catalog row names:
+// its release-mode backup copies and releases it with the catalog, and backup_leaves_no_pin,
+// which reads every file WiredTiger's metadata lists, finds no pin left.
+TEST(ReplicaSet, AReleaseModeBackupReleasesTheMembersVoteRecordToo) {
+  const Scenario s = load_scenario(kSource + "/scenarios/failover.json", {});
+  ASSERT_EQ(s.backup.mode, BackupMode::kRelease);
+  const RunResult r = run_scenario(s, 1);
+  ASSERT_TRUE(r.ok) << r.violations.front().name() << ": " << r.violations.front().detail;
+  std::set<std::string> released;
+  for (const auto& e : r.trace->events()) {
+    if (e["kind"] == "table_released") released.insert(e["details"]["table"].get<std::string>());
+  }
+  EXPECT_EQ(released.count("table:replset_election"), 1u);
+  EXPECT_EQ(released.count("table:_catalog"), 1u);
+}
+
 TEST(ReplicaSetSpec, TheBackupMemberMustBeAMember) {
   const auto error = [](const std::string& member) {
     try {
