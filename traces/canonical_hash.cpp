@@ -83,4 +83,9 @@ uint64_t hash_canonical_string(std::string_view s, uint64_t basis) { return hash
 uint64_t hash_canonical_integer(int64_t n, uint64_t basis) { return hash_number(n, basis); }
 uint64_t hash_canonical_integer(uint64_t n, uint64_t basis) { return hash_number(n, basis); }
 
+void hex16_digits(uint64_t value, char* out) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  for (int i = 15; i >= 0; --i, value >>= 4) out[i] = kDigits[value & 0xf];
+}
+
 }  // namespace wtsim::traces

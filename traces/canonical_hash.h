@@ -17,5 +17,8 @@ uint64_t hash_canonical(const nlohmann::json& j, uint64_t basis);
 uint64_t hash_canonical_string(std::string_view s, uint64_t basis);
 uint64_t hash_canonical_integer(int64_t n, uint64_t basis);
 uint64_t hash_canonical_integer(uint64_t n, uint64_t basis);
+// The 16 lowercase hex digits of `value`, as hex16 (traces/trace.h) writes them, into out[0..15]:
+// a digest hashed without building its string.
+void hex16_digits(uint64_t value, char* out);
 
 }  // namespace wtsim::traces

@@ -23,9 +23,8 @@ std::string canonical(const nlohmann::json& j) {
 }  // namespace
 
 std::string hex16(uint64_t h) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string out(16, '0');
-  for (int i = 15; i >= 0; --i, h >>= 4) out[i] = kDigits[h & 0xf];
+  hex16_digits(h, out.data());
   return out;
 }
 

@@ -18,10 +18,9 @@ nlohmann::json digest_json(const std::optional<uint64_t>& digest) {
 
 uint64_t hash_digest(const std::optional<uint64_t>& digest, uint64_t h) {
   if (!digest) return sim::fnv1a64("null", h);
-  static constexpr char kHex[] = "0123456789abcdef";
   char quoted[18];
   quoted[0] = quoted[17] = '"';
-  for (int i = 0; i < 16; ++i) quoted[16 - i] = kHex[(*digest >> (4 * i)) & 0xf];
+  traces::hex16_digits(*digest, quoted + 1);
   return sim::fnv1a64(std::string_view(quoted, sizeof quoted), h);
 }
 

@@ -11,8 +11,9 @@ namespace wtsim::world {
 using traces::hex16;
 
 nlohmann::json History::value_digest(const std::string* value) {
-  if (value == nullptr) return nullptr;
-  return hex16(sim::fnv1a64(*value));
+  const std::optional<uint64_t> digest = digest_of(value);
+  if (!digest) return nullptr;
+  return hex16(*digest);
 }
 
 std::optional<uint64_t> History::digest_of(const std::string* value) {
