@@ -37,6 +37,7 @@ struct BugResult {
   Size original;
   std::optional<Size> shrunk;
   double shrink_s = 0;
+  std::string shrunk_fails_bug_off;  // the shrunk run's property, if its run with the bug off fails it too
   bool expected_caught() const {
     for (const std::string& p : caught_by) {
       if (p == properties::name_of(bug->property)) return true;
@@ -130,6 +131,27 @@ BugResult::Size size_of(const nlohmann::json& trace) {
   return {counter.count(), trace["events"].size()};
 }
 
+// Whether the shrunk trace's scenario and seed, run with the bug off, fail `property` too: a
+// shrink counts only if the bug is what still fails it (a setting no correct build could meet, a
+// liveness phase too short to elect in, would fail it as well).
+bool shrunk_fails_with_bug_off(const SelftestOptions& o, const std::string& exe, const nlohmann::json& shrunk,
+                               const std::string& property) {
+  const nlohmann::json& header = shrunk.at("header");
+  const std::string scenario = o.out_dir + "/shrunk-bug-off-scenario.json", trace = o.out_dir + "/shrunk-bug-off.json";
+  std::ofstream(scenario) << header.at("scenario").dump(2);
+  const uint64_t seed = header.at("seed").get<uint64_t>();
+  int code = -1;
+  run_seeds({exe, 1, 0}, {seed},
+            [&](uint64_t s) {
+              return std::vector<std::string>{"wtsim-planted", "run", scenario, "--seed", std::to_string(s), "--trace", trace, "-q"};
+            },
+            [&](const SeedResult& s) { return code = s.exit_code, false; });
+  const std::vector<std::string> failed = code == kHeld ? std::vector<std::string>{} : failure_kind(code, trace);
+  std::remove(scenario.c_str());
+  std::remove(trace.c_str());
+  return std::find(failed.begin(), failed.end(), property) != failed.end() || (code != kHeld && code != kViolated);
+}
+
 // Shrinks the catching trace with the bug on; the shrunk run's client operations.
 void shrink_catch(const SelftestOptions& o, const std::string& exe, BugResult& r) {
   const std::string in = trace_path(o, r.bug->name(), *r.caught_seed), out = trace_path(o, r.bug->name(), *r.caught_seed, ".shrunk");
@@ -146,6 +168,9 @@ void shrink_catch(const SelftestOptions& o, const std::string& exe, BugResult& r
   const nlohmann::json doc = read_json(out);
   if (code != kHeld || !doc.is_object() || !doc.contains("verdict")) return;
   r.shrunk = size_of(doc);
+  // The shrinker keeps the catching run's first violation.
+  const std::string property = violations_of(in).front();
+  if (shrunk_fails_with_bug_off(o, exe, doc, property)) r.shrunk_fails_bug_off = property, r.shrunk.reset();
 }
 
 BugResult hunt(const SelftestOptions& o, const std::string& exe, const BugInfo& bug) {
@@ -202,6 +227,9 @@ void print_bug_row(const SelftestOptions& o, const BugResult& r) {
   if (r.caught_seed && !r.expected_caught()) std::printf("%29s expected %s to catch it\n", "", properties::name_of(r.bug->property));
   if (!r.false_catches.empty()) {
     std::printf("%29s not counted, failed with the bug off too: %s\n", "", join(r.false_catches).c_str());
+  }
+  if (!r.shrunk_fails_bug_off.empty()) {
+    std::printf("%29s shrunk run not counted: it fails %s with the bug off too\n", "", r.shrunk_fails_bug_off.c_str());
   }
 }
 

@@ -3,7 +3,8 @@
 // with `wtsim-planted run --plant BUG` until a property catches it or the seed budget runs out.
 // A catch counts only if the same seed holds with the bug off, and only if the bug's own property
 // (BugInfo::property) is among those violated. Prints per bug whether it was caught, after how
-// many seeds and how long, by which properties, and the shrunk run's size; then per property the
+// many seeds and how long, by which properties, and the shrunk run's size (counted only if the
+// shrunk scenario and seed, run with the bug off, do not fail the shrink's property); then per property the
 // bugs it caught. Exits 1 if any bug escaped. A property that silently stops checking shows here.
 #include <cstdint>
 #include <string>

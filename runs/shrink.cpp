@@ -4,10 +4,13 @@
 #include <cassert>
 #include <chrono>
 #include <initializer_list>
+#include <map>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
+#include "sim/planted.h"
 #include "traces/client_operations.h"
 #include "world/scenario.h"
 
@@ -24,11 +27,17 @@ constexpr uint64_t kThinkUsMax = 10'000'000;     // slow_clients() stops at 10 s
 // "recovery"; "8 acknowledged commits missing" -> " acknowledged commits missing"). A shrink keeps
 // it, so it does not drift to another failure of the same property (a lost key becoming a
 // reopen failure).
+// A liveness detail names its phase first ("not converged 8000 ms after the faults stopped: no
+// member is a writable primary"): its cause is what follows too.
 std::string cause_of(const std::string& detail) {
   constexpr size_t kCauseChars = 60;
+  constexpr std::string_view kPhase = "not converged";
+  const size_t colons = detail.rfind(kPhase, 0) == 0 ? 2 : 1;
   std::string out;
+  size_t colons_seen = 0;
   for (char c : detail) {
-    if (c == ':' || out.size() == kCauseChars) break;
+    if (c == ':' && ++colons_seen == colons) break;
+    if (out.size() == kCauseChars * colons) break;
     if (c < '0' || c > '9') out.push_back(c);
   }
   return out;
@@ -64,6 +73,40 @@ Candidate with_plan(const Candidate& c, faults::FaultPlan plan) {
   return next;
 }
 
+// One entry of a replica set's own faults: the network's (`/replica_set/network_faults/i`) or a
+// member's plan (`/replica_set/members/m/fault_plan/i`).
+struct ReplicaSetFault {
+  nlohmann::json::json_pointer array;
+  size_t index = 0;
+  nlohmann::json::json_pointer at;  // array / index
+};
+
+std::vector<ReplicaSetFault> replica_set_faults(const nlohmann::json& scenario) {
+  std::vector<ReplicaSetFault> out;
+  const auto add = [&](const nlohmann::json::json_pointer& array) {
+    if (!scenario.contains(array) || !scenario[array].is_array()) return;
+    for (size_t i = 0; i < scenario[array].size(); ++i) {
+      if (scenario[array][i].is_object()) out.push_back({array, i, array / i});
+    }
+  };
+  const nlohmann::json::json_pointer rs("/replica_set");
+  add(rs / "network_faults");
+  if (scenario.contains(rs / "members") && scenario[rs / "members"].is_array()) {
+    for (size_t m = 0; m < scenario[rs / "members"].size(); ++m) add(rs / "members" / m / "fault_plan");
+  }
+  return out;
+}
+
+// `c` keeping only the entries of `all` listed in `keep` (indexes into `all`, ascending).
+Candidate with_replica_set_faults(const Candidate& c, const std::vector<ReplicaSetFault>& all, const std::vector<size_t>& keep) {
+  Candidate out = with_plan(c, c.plan);
+  std::map<std::string, nlohmann::json> kept;  // each array's kept entries, by its pointer
+  for (const ReplicaSetFault& f : all) kept.emplace(f.array.to_string(), nlohmann::json::array());
+  for (size_t i : keep) kept[all[i].array.to_string()].push_back(c.scenario[all[i].at]);
+  for (auto& [array, entries] : kept) out.scenario[nlohmann::json::json_pointer(array)] = std::move(entries);
+  return out;
+}
+
 class Shrinker {
  public:
   Shrinker(const nlohmann::json& header, std::string property, const ShrinkLimits& limits,
@@ -82,7 +125,7 @@ class Shrinker {
     accept(original, std::move(first));
     if (result_.reproduced) {
       // The coarse passes first: each run after them is shorter.
-      while (!exhausted() && (lower_loads() | scale_time() | halve_workload() | slow_clients() | drop_faults() | simplify_faults() |
+      while (!exhausted() && (lower_loads() | lower_liveness() | scale_time() | halve_workload() | slow_clients() | drop_faults() | simplify_faults() |
                               shorten_duration() | crowd_clients())) {
       }
     }
@@ -134,9 +177,23 @@ class Shrinker {
   // becomes the current setting. A candidate the scenario reader rejects counts as passing.
   bool try_candidate(const Candidate& c, bool no_larger = false) {
     std::optional<world::RunResult> r = failing_run(c);
-    if (!r || (no_larger && !no_larger_than_best(*r))) return false;
+    if (!r || (no_larger && !no_larger_than_best(*r)) || !fails_only_with_the_bug(c)) return false;
     accept(c, std::move(*r));
     return true;
+  }
+
+  // A planted bug's shrink keeps a candidate only if, run with the bug off, it does not fail the
+  // property at all (whatever the cause): else the setting itself fails it (a liveness phase too
+  // short for a restarted member, say), and the shrink would drift from the bug. Without a
+  // planted bug: always.
+  bool fails_only_with_the_bug(const Candidate& c) {
+    if (!planted::enabled() || exhausted()) return !planted::enabled();
+    planted::Suspension off;
+    try {
+      return !violates(execute(c), property_, "");
+    } catch (const std::invalid_argument&) {
+      return false;
+    }
   }
 
   // Runs `c` within the budget: its result if the property still fails, else none.
@@ -152,9 +209,14 @@ class Shrinker {
     return r;
   }
 
-  // ddmin over the plan's entries (after trying none at all).
+  // ddmin over the plan's entries (after trying none at all), then over a replica set's own
+  // (the network's faults and each member's plan).
   bool drop_faults() {
     pass_ = "fault plan entries";
+    return drop_plan_faults() | drop_replica_set_faults();
+  }
+
+  bool drop_plan_faults() {
     const Candidate base = current_;
     const auto& all = base.plan.faults;
     if (all.empty()) return false;
@@ -169,10 +231,71 @@ class Shrinker {
     return keep.size() < all.size();
   }
 
+  bool drop_replica_set_faults() {
+    const Candidate base = current_;
+    const std::vector<ReplicaSetFault> all = replica_set_faults(base.scenario);
+    if (all.empty()) return false;
+    if (try_candidate(with_replica_set_faults(base, all, {}), /*no_larger=*/true)) return true;
+    if (all.size() == 1) return false;
+    const std::vector<size_t> keep = ddmin(all.size(), [&](const std::vector<size_t>& subset) {
+      return try_candidate(with_replica_set_faults(base, all, subset), /*no_larger=*/true);
+    });
+    assert(keep.size() <= all.size());
+    return keep.size() < all.size();
+  }
+
   bool simplify_faults() {
     pass_ = "fault triggers";
     bool changed = false;
     for (size_t i = 0; i < current_.plan.faults.size(); ++i) changed |= simplify_fault(i);
+    for (const ReplicaSetFault& f : replica_set_faults(current_.scenario)) changed |= simplify_replica_set_fault(f.at);
+    return changed;
+  }
+
+  // A replica set's entry: its window earlier (as wide), then narrower; a count trigger smaller.
+  bool simplify_replica_set_fault(const nlohmann::json::json_pointer& at) {
+    const auto edited = [&](const char* field, uint64_t value, uint64_t width_ms) {
+      Candidate c = with_plan(current_, current_.plan);
+      nlohmann::json& e = c.scenario[at];
+      e[field] = value;
+      if (width_ms > 0) e["until_ms"] = e["at_ms"].get<uint64_t>() + width_ms;
+      return try_candidate(c, /*no_larger=*/true);
+    };
+    const nlohmann::json f = current_.scenario[at];
+    bool changed = false;
+    const uint64_t width_ms = f.value("until_ms", uint64_t{0}) > f.value("at_ms", uint64_t{0})
+                                  ? f["until_ms"].get<uint64_t>() - f["at_ms"].get<uint64_t>() : 0;
+    if (f.contains("at_ms")) {
+      const uint64_t at_ms = f["at_ms"].get<uint64_t>();
+      changed |= bisect_down(at_ms, 0, [&](uint64_t ms) { return edited("at_ms", ms, width_ms); }, kDurationSlackDivisor) < at_ms;
+    }
+    if (width_ms > 1) {
+      const uint64_t from_ms = current_.scenario[at]["at_ms"].get<uint64_t>();
+      changed |= bisect_down(width_ms, 1, [&](uint64_t w) { return edited("until_ms", from_ms + w, 0); }, kDurationSlackDivisor) < width_ms;
+    }
+    if (f.contains("at_disk_op")) {
+      const uint64_t n = f["at_disk_op"].get<uint64_t>();
+      changed |= bisect_down(n, 1, [&](uint64_t v) { return edited("at_disk_op", v, 0); }, kDurationSlackDivisor) < n;
+    }
+    return changed;
+  }
+
+  // The liveness phase (clients keep working in it) shortened, none at all first: most failures
+  // need none, and a replica set's phase is as long as its faults' part. Then halved, while the
+  // scenario reader accepts it (with elections, two election timeouts at least).
+  bool lower_liveness() {
+    pass_ = "liveness phase";
+    static const nlohmann::json::json_pointer kLiveness("/liveness_ms");
+    const auto with_value = [&](uint64_t ms) {
+      Candidate c = with_plan(current_, current_.plan);
+      c.scenario[kLiveness] = ms;
+      return try_candidate(c, /*no_larger=*/true);
+    };
+    uint64_t ms = current_.scenario.value(kLiveness, uint64_t{0});
+    if (ms == 0) return false;
+    if (with_value(0)) return true;
+    bool changed = false;
+    for (; ms / 2 > 0 && with_value(ms / 2); ms /= 2) changed = true;
     return changed;
   }
 
@@ -270,7 +393,7 @@ class Shrinker {
           return true;
         },
         kDurationSlackDivisor);
-    if (!no_larger_than_best(*shortest)) return false;
+    if (!no_larger_than_best(*shortest) || !fails_only_with_the_bug(kept)) return false;
     accept(std::move(kept), std::move(*shortest));
     return true;
   }
@@ -368,20 +491,20 @@ class Shrinker {
       if (value.is_number_unsigned() && value.get<uint64_t>() > 0) keys.push_back(key);
     }
     bool changed = false;
-    for (const std::string& key : keys) changed |= lower(section, key);
+    for (const std::string& key : keys) changed |= lower(nlohmann::json::json_pointer("/" + std::string(section) + "/" + key));
     return changed;
   }
 
   // One count: the simplest values (0, then 1: no inserts, one key, one writer), else halved while
   // the property fails and the run does not grow. When runs are slow, halved once first, so that a
   // count that does not halve costs one run.
-  bool lower(const char* section, const std::string& key) {
+  bool lower(const nlohmann::json::json_pointer& at) {
     const auto with_value = [&](uint64_t v) {
       Candidate c = with_plan(current_, current_.plan);
-      c.scenario[section][key] = v;
+      c.scenario[at] = v;
       return try_candidate(c, /*no_larger=*/true);
     };
-    const uint64_t start = current_.scenario[section][key].get<uint64_t>();
+    const uint64_t start = current_.scenario[at].get<uint64_t>();
     const bool cheap = best_run_s_ < kCheapRunS;
     if (!cheap && !with_value(start / 2)) return false;  // one run for a count that does not halve
     const uint64_t halved = cheap ? start : start / 2;
@@ -416,9 +539,23 @@ class Shrinker {
 
 namespace {
 
+// Each unsigned number at `times` in `object` divided by `divisor`, to at least `floor` (a zero
+// stays: none of it).
+void divide_times(nlohmann::json* object, std::initializer_list<const char*> times, uint64_t divisor, uint64_t floor) {
+  for (const char* p : times) {
+    const nlohmann::json::json_pointer at(p);
+    if (!object->contains(at) || !(*object)[at].is_number_unsigned()) continue;
+    const uint64_t v = (*object)[at].get<uint64_t>();
+    if (v > 0) (*object)[at] = std::max(v / divisor, floor);
+  }
+}
+
 // A replica set's own times: each member's fault plan and the network's faults (their at_ms and
-// until_ms; a count trigger stays).
+// until_ms; a count trigger stays), the heartbeats and the election timeout (kept as valid as the
+// scenario reader needs: a heartbeat of 100 ms or more, a timeout of two heartbeats or more), the
+// write concern's timeout and the network's latency.
 void divide_replica_set_times(nlohmann::json* scenario, uint64_t divisor) {
+  constexpr uint64_t kHeartbeatMsMin = 100;
   const auto divide_entries = [divisor](nlohmann::json* entries) {
     if (!entries->is_array()) return;
     for (nlohmann::json& e : *entries) {
@@ -430,18 +567,32 @@ void divide_replica_set_times(nlohmann::json* scenario, uint64_t divisor) {
   if (!scenario->contains("replica_set") || !(*scenario)["replica_set"].is_object()) return;
   nlohmann::json& rs = (*scenario)["replica_set"];
   if (rs.contains("network_faults")) divide_entries(&rs["network_faults"]);
-  if (!rs.contains("members") || !rs["members"].is_array()) return;
-  for (nlohmann::json& m : rs["members"]) {
-    if (m.is_object() && m.contains("fault_plan")) divide_entries(&m["fault_plan"]);
+  if (rs.contains("members") && rs["members"].is_array()) {
+    for (nlohmann::json& m : rs["members"]) {
+      if (m.is_object() && m.contains("fault_plan")) divide_entries(&m["fault_plan"]);
+    }
+  }
+  divide_times(&rs, {"/wtimeout_ms"}, divisor, 1);
+  divide_times(&rs, {"/latency_min_ms", "/latency_max_ms"}, divisor, 0);
+  if (rs.contains("elections") && rs["elections"].is_object()) {
+    nlohmann::json& e = rs["elections"];
+    divide_times(&e, {"/heartbeat_interval_ms"}, divisor, kHeartbeatMsMin);
+    divide_times(&e, {"/election_timeout_ms"}, divisor, 2 * e.value("heartbeat_interval_ms", kHeartbeatMsMin));
+    // A liveness phase stays two election timeouts long at least, as the reader requires.
+    const uint64_t liveness_ms = scenario->value("liveness_ms", uint64_t{0});
+    if (liveness_ms > 0 && e.contains("election_timeout_ms")) {
+      (*scenario)["liveness_ms"] = std::max(liveness_ms, 2 * e["election_timeout_ms"].get<uint64_t>());
+    }
   }
 }
 
 }  // namespace
 
 std::optional<ShrinkCandidate> time_divided(const ShrinkCandidate& c, uint64_t divisor) {
-  static const char* const kTimes[] = {"/duration_ms",      "/node/checkpoint_interval_ms", "/ttl/expire_after_s",
-                                       "/ttl/monitor_sleep_s", "/ttl/manual_every_s",       "/ttl/index_at_ms",
-                                       "/workload/stop_inserts_at_ms", "/backup/start_ms"};
+  static const std::initializer_list<const char*> kTimes = {
+      "/duration_ms",        "/liveness_ms",          "/node/checkpoint_interval_ms", "/ttl/expire_after_s",
+      "/ttl/monitor_sleep_s", "/ttl/manual_every_s",   "/ttl/index_at_ms",             "/workload/stop_inserts_at_ms",
+      "/backup/start_ms"};
   static const char* const kRates[] = {"/backup/copy_mb_per_s", "/backup/copy_kb_per_s"};
   assert(divisor >= 2);
   if (c.scenario.at("duration_ms").get<uint64_t>() < divisor) return std::nullopt;
@@ -455,12 +606,7 @@ std::optional<ShrinkCandidate> time_divided(const ShrinkCandidate& c, uint64_t d
     f.until_ns = divided(f.until_ns);
   }
   ShrinkCandidate out = with_plan(c, std::move(plan));
-  for (const char* p : kTimes) {
-    const nlohmann::json::json_pointer at(p);
-    if (out.scenario.contains(at) && out.scenario[at].is_number_unsigned()) {
-      out.scenario[at] = std::max<uint64_t>(out.scenario[at].get<uint64_t>() / divisor, 1);
-    }
-  }
+  divide_times(&out.scenario, kTimes, divisor, 1);
   for (const char* p : kRates) {
     const nlohmann::json::json_pointer at(p);
     if (out.scenario.contains(at) && out.scenario[at].is_number_unsigned()) out.scenario[at] = out.scenario[at].get<uint64_t>() * divisor;

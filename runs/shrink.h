@@ -2,12 +2,14 @@
 // Shrinking a failing run (delta debugging): from a trace's header (scenario, seed, fault plan),
 // re-run in process with smaller settings while the same property still fails. Passes, repeated
 // in rounds until none makes progress, the coarse ones first: lower the documents loaded before
-// the run starts, divide every time of the run at once (time_divided), lower the workload's
-// counts (the simplest values first), lengthen the clients' pauses, drop fault-plan entries
-// (ddmin), simplify the remaining ones (count triggers smaller, time triggers earlier, plainer
-// modes), bisect the duration down, crowd the clients (a shorter think time in a run cut as short
+// the run starts, shorten the liveness phase (none first), divide every time of the run at once
+// (time_divided), lower the workload's counts (the simplest values first), lengthen the clients'
+// pauses, drop fault-plan entries and a replica set's network faults and member plans (ddmin),
+// simplify the remaining ones (count triggers smaller, time triggers earlier, windows narrower,
+// plainer modes), bisect the duration down, crowd the clients (a shorter think time in a run cut as short
 // as still fails). A candidate is kept only if the run does not grow (client operations, then
-// events). The seed stays: the result is the same seed with smaller settings. Every candidate is
+// events) and, when a planted bug's trace is shrunk, only if it does not fail the same way with
+// the bug off. The seed stays: the result is the same seed with smaller settings. Every candidate is
 // one bounded run; the number of runs and the wall time are capped.
 #include <nlohmann/json.hpp>
 
@@ -62,11 +64,13 @@ struct ShrinkCandidate {
   faults::FaultPlan plan;
 };
 
-// `c` with every time of the run divided by `divisor` >= 2 (at least 1 ms or 1 s each) and its
-// copy rates multiplied by it: the duration, the node's checkpoint interval, the TTL index's
-// expiry, its monitor's sleep, the manual delete job's period, the TTL index's creation, the end
-// of inserts, the backup's start, the fault plan's times. Client pauses stay. None when the
-// duration is shorter than `divisor` ms.
+// `c` with every time of the run divided by `divisor` >= 2 (at least 1 ms or 1 s each; a zero
+// stays) and its copy rates multiplied by it: the duration, the liveness phase, the node's
+// checkpoint interval, the TTL index's expiry, its monitor's sleep, the manual delete job's
+// period, the TTL index's creation, the end of inserts, the backup's start, the fault plan's
+// times; a replica set's fault times, heartbeats and election timeout (as low as valid), write
+// concern timeout and network latency. Client pauses stay. None when the duration is shorter
+// than `divisor` ms.
 std::optional<ShrinkCandidate> time_divided(const ShrinkCandidate& c, uint64_t divisor);
 
 // `fails` runs one candidate.

@@ -73,4 +73,11 @@ void enable(Bug bug) {
 
 std::optional<Bug> enabled() { return g_enabled; }
 
+Suspension::Suspension() : bug_(g_enabled) { g_enabled.reset(); }
+
+Suspension::~Suspension() {
+  assert(!g_enabled && "no bug is enabled while another is suspended");
+  g_enabled = bug_;
+}
+
 }  // namespace wtsim::planted

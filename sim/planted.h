@@ -60,6 +60,19 @@ std::optional<Bug> find(const std::string& name);
 void enable(Bug bug);
 std::optional<Bug> enabled();
 
+// While one lives, the enabled bug is off: the shrinker re-runs a candidate without it, to keep
+// only candidates that the bug itself makes fail.
+class Suspension {
+ public:
+  Suspension();
+  ~Suspension();
+  Suspension(const Suspension&) = delete;
+  Suspension& operator=(const Suspension&) = delete;
+
+ private:
+  std::optional<Bug> bug_;
+};
+
 #ifdef WTSIM_PLANTED_BUGS
 inline bool active(Bug bug) { return enabled() == bug; }
 #else

@@ -341,10 +341,32 @@ TEST(Failover, AScriptsClientFollowsThePrimaryThroughAStepDown) {
   EXPECT_EQ(r.violations.front().detail, "step 11 (replSetGetStatus): state: expected \"PRIMARY\", got \"SECONDARY\"");
 }
 
+// Without a liveness phase, a run that stops while the set elects (the cut-off primary steps down
+// at 5.6 s, the new one elected at 5.8 s is not writable yet when the run stops at 6 s) is not
+// judged: no correct set need have a primary then. With one, the phase must leave time for an
+// election.
+TEST(Failover, AnElectionUnderWayAtTheEndIsNotJudgedWithoutALivenessPhase) {
+  const Scenario s = load_scenario(kSource + "/scenarios/failover.json", {"liveness_ms=0", "duration_ms=6000", "backup=null"});
+  const RunResult r = run_scenario(s, 1);
+  EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
+  ASSERT_EQ(events_of(*r.trace, "no_final_primary").size(), 1u);
+  EXPECT_TRUE(events_of(*r.trace, "final_oplog").empty());  // nothing to compare the members with
+  // A phase shorter than two election timeouts (3 s each here) is refused, naming the field.
+  try {
+    load_scenario(kSource + "/scenarios/failover.json", {"liveness_ms=5999"});
+    ADD_FAILURE() << "a liveness phase of 5999 ms with a 3000 ms election timeout was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("/liveness_ms"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("6000 ms"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(load_scenario(kSource + "/scenarios/failover.json", {"liveness_ms=6000"}));
+}
+
 TEST(Failover, OneMemberWithElectionsIsItsOwnPrimaryAndMajority) {
   const Scenario s = load_scenario(kSource + "/scenarios/failover.json",
                                    {"duration_ms=3000", "liveness_ms=2000", "backup=null",
-                                    R"(replica_set={"members": [{}], "elections": {}, "majority_fraction": 1})"});
+                                    R"(replica_set={"members": [{}], "elections": {"heartbeat_interval_ms": 500, "election_timeout_ms": 1000},
+                                        "majority_fraction": 1})"});
   const RunResult r = run_scenario(s, 1);
   EXPECT_TRUE(r.ok) << (r.violations.empty() ? "" : r.violations.front().detail);
   EXPECT_EQ(events_of(*r.trace, "elected").size(), 1u);

@@ -30,7 +30,9 @@ std::vector<std::string> shipped_scenarios() {
 std::vector<std::string> shortening(const std::string& name) {
   const Scenario s = load_scenario(kSource + "/scenarios/" + name + ".json");
   std::vector<std::string> o = {"duration_ms=" + std::to_string(std::min<int64_t>(s.duration_ns / sim::kNsPerMs, 15000))};
-  if (s.liveness_ns > 0) o.push_back("liveness_ms=5000");
+  // With elections, the phase is two election timeouts at least (the scenario reader's floor).
+  const sim::Nanos liveness_ns = std::max<sim::Nanos>(5 * sim::kNsPerSec, s.replica_set.elections ? 2 * s.replica_set.election_timeout_ns : 0);
+  if (s.liveness_ns > 0) o.push_back("liveness_ms=" + std::to_string(std::min(s.liveness_ns, liveness_ns) / sim::kNsPerMs));
   if (s.workload.kind == WorkloadKind::kTimeSeries) o.push_back("workload.batch_size=20");
   if (s.workload.kind == WorkloadKind::kTimeSeries) o.push_back("ttl.expire_after_s=5");
   if (s.workload.kind == WorkloadKind::kTimeSeries) o.push_back("ttl.monitor_sleep_s=2");

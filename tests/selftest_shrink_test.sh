@@ -5,9 +5,10 @@
 # Usage: selftest_shrink_test.sh WTSIM OUT_DIR
 set -euo pipefail
 wtsim=$1 out=$2
-# A concurrency case (two writers colliding) and a volume case (thousands of documents) among them.
+# A concurrency case (two writers colliding), a volume case (thousands of documents) and a
+# replica set's (a liveness phase and network faults to shed) among them.
 bugs=(ack_before_sync lock_table_wrong_cell truncate_long_values txn_writes_first_key_only retry_uses_stale_document
-      padding_unclamped)
+      padding_unclamped apply_skips_deletes)
 args=()
 for b in "${bugs[@]}"; do args+=(--bug "$b"); done
 table=$("$wtsim" selftest --jobs 2 --out "$out" --shrink-budget 60 "${args[@]}")

@@ -143,6 +143,28 @@ TEST(Shrink, TimeDividedScalesEveryTimeOfTheRunTogether) {
   EXPECT_EQ(rs["network_faults"][0]["at_ms"], 1000);
   EXPECT_EQ(rs["network_faults"][0]["until_ms"], 1500);
   EXPECT_EQ(rs["network_faults"][0]["member"], 2);
+  // Its elections, write concern timeout and latency too, as low as the scenario reader accepts;
+  // the liveness phase with the run, and none stays none.
+  c.scenario["liveness_ms"] = 8000u;  // unsigned, as a parsed scenario's
+  c.scenario["replica_set"].update(nlohmann::json::parse(R"({"elections": {"heartbeat_interval_ms": 500, "election_timeout_ms": 3000},
+    "wtimeout_ms": 2000, "latency_min_ms": 1, "latency_max_ms": 42})"));
+  const nlohmann::json quarter = time_divided(c, 4)->scenario;
+  EXPECT_EQ(quarter["liveness_ms"], 2000);
+  EXPECT_EQ(quarter["replica_set"]["elections"]["heartbeat_interval_ms"], 125);
+  EXPECT_EQ(quarter["replica_set"]["elections"]["election_timeout_ms"], 750);
+  EXPECT_EQ(quarter["replica_set"]["wtimeout_ms"], 500);
+  EXPECT_EQ(quarter["replica_set"]["latency_min_ms"], 0);
+  EXPECT_EQ(quarter["replica_set"]["latency_max_ms"], 10);
+  const nlohmann::json sixteenth = time_divided(c, 16)->scenario;
+  EXPECT_EQ(sixteenth["replica_set"]["elections"]["heartbeat_interval_ms"], 100);  // the reader's minimum
+  EXPECT_EQ(sixteenth["replica_set"]["elections"]["election_timeout_ms"], 200);    // two heartbeats
+  ShrinkCandidate failover;
+  failover.scenario = nlohmann::json::parse(std::ifstream(kSource + "/scenarios/failover.json"));
+  const nlohmann::json failover_64 = time_divided(failover, 64)->scenario;
+  EXPECT_EQ(failover_64["liveness_ms"], 400);  // 8000 / 64 = 125, raised to two election timeouts of 200
+  EXPECT_NO_THROW(world::recorded_scenario(failover_64, "failover divided by 64"));
+  c.scenario["liveness_ms"] = 0u;
+  EXPECT_EQ(time_divided(c, 4)->scenario["liveness_ms"], 0);
   // A duration shorter than the divisor does not divide.
   c.scenario["duration_ms"] = 15;
   EXPECT_FALSE(time_divided(c, 16).has_value());

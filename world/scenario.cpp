@@ -386,6 +386,13 @@ Scenario scenario_from_json(const nlohmann::json& j, const std::string& origin) 
     if (s.replica_set.elections && (!election_kind || s.workload.total_documents > 0)) {
       throw sim::JsonError("/replica_set/elections", "a replica set with elections runs the \"documents\" workload's clients (kind \"documents\", no total_documents) or a script's");
     }
+    // A liveness phase shorter than two election timeouts (one to notice there is no primary, one
+    // more for a split vote's retry) would judge what no correct replica set can do.
+    const sim::Nanos liveness_ns_min = 2 * s.replica_set.election_timeout_ns;
+    if (s.replica_set.elections && s.liveness_ns > 0 && s.liveness_ns < liveness_ns_min) {
+      throw sim::JsonError("/liveness_ms", "with elections, 0 (no liveness phase) or at least two election timeouts (" +
+                                               std::to_string(liveness_ns_min / kNsPerMs) + " ms)");
+    }
     if (s.replica_set.size() > 1 && s.workload.kind == WorkloadKind::kKv) {
       throw sim::JsonError("/replica_set/members", "a replica set runs the document engine (its oplog): not workload kind \"kv\"");
     }
