@@ -8,8 +8,8 @@
 // simplify the remaining ones (count triggers smaller, time triggers earlier, windows narrower,
 // plainer modes), bisect the duration down, crowd the clients (a shorter think time in a run cut as short
 // as still fails). A candidate is kept only if the run does not grow (client operations, then
-// events) and, when a planted bug's trace is shrunk, only if it does not fail the same way with
-// the bug off. The seed stays: the result is the same seed with smaller settings. Every candidate is
+// events). A planted bug's shrink ends on the newest accepted setting that does not fail the
+// property with the bug off (settled after the passes: the newest first, else by bisection). The seed stays: the result is the same seed with smaller settings. Every candidate is
 // one bounded run; the number of runs and the wall time are capped.
 #include <nlohmann/json.hpp>
 
