@@ -212,8 +212,7 @@ class Shrinker {
     }
     current_ = accepted_[good];
     accepted_.resize(good + 1);
-    ++settle_runs_;
-    best_ = world::run_scenario(world::recorded_scenario(current_.scenario, "shrink candidate"), seed_, &current_.plan);
+    best_ = run_uncounted(current_);
     best_ops_ = client_operations_in(*best_.trace);
     assert(violates(best_, property_, cause_) && "an accepted setting fails again: runs are deterministic");
     return false;
@@ -222,12 +221,17 @@ class Shrinker {
   // `c` run with the planted bug off does not fail the property, whatever the cause.
   bool holds_without_bug(const Candidate& c) {
     planted::Suspension off;
-    ++settle_runs_;
     try {
-      return !violates(world::run_scenario(world::recorded_scenario(c.scenario, "shrink candidate"), seed_, &c.plan), property_, "");
+      return !violates(run_uncounted(c), property_, "");
     } catch (const std::invalid_argument&) {
       return false;
     }
+  }
+
+  // One run of `c` outside the budget's count of runs (the settle's: settle_runs_).
+  world::RunResult run_uncounted(const Candidate& c) {
+    ++settle_runs_;
+    return world::run_scenario(world::recorded_scenario(c.scenario, "shrink candidate"), seed_, &c.plan);
   }
 
   // Runs `c` within the budget: its result if the property still fails, else none.
