@@ -301,8 +301,9 @@ class Shrinker {
     };
     const nlohmann::json f = current_.scenario[at];
     bool changed = false;
-    const uint64_t width_ms = f.value("until_ms", uint64_t{0}) > f.value("at_ms", uint64_t{0})
-                                  ? f["until_ms"].get<uint64_t>() - f["at_ms"].get<uint64_t>() : 0;
+    // A window only with both ends (a count-triggered entry's until_ms has no start to keep it from).
+    const bool window = f.contains("at_ms") && f.contains("until_ms") && f["until_ms"].get<uint64_t>() > f["at_ms"].get<uint64_t>();
+    const uint64_t width_ms = window ? f["until_ms"].get<uint64_t>() - f["at_ms"].get<uint64_t>() : 0;
     if (f.contains("at_ms")) {
       const uint64_t at_ms = f["at_ms"].get<uint64_t>();
       changed |= bisect_down(at_ms, 0, [&](uint64_t ms) { return edited("at_ms", ms, width_ms); }, kDurationSlackDivisor) < at_ms;
