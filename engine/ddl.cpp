@@ -132,8 +132,8 @@ Status Ddl::drop_index(OperationContext& op, const std::string& ns, const std::s
   state_.catalog.put(std::move(coll));
   op.close_cursors();
   WT_SESSION* s = op.session();
-  // The table goes after the catalog stops naming it; a crash in between leaves an orphan table,
-  // which is harmless (never read).
+  // The table goes after the catalog stops naming it; a crash in between (or WiredTiger refusing
+  // a busy table) leaves it unnamed, and the next start drops it (engine/unnamed_tables.h).
   s->drop(s, table.c_str(), "force=true");
   state_.deleted_entries.forget(table);  // no scan walks a dropped index
   assert(state_.catalog.find(ns)->index(name) == nullptr);

@@ -3,7 +3,7 @@
 // applies the deletes (DDL is not replicated here: each member's catalog is its own). The
 // collection's tables stay on disk unread, as the remains of a crash between a catalog change and
 // a table drop do: an operation that yielded may still hold a cursor on them, and WiredTiger
-// refuses to drop a table in use.
+// refuses to drop a table in use. The next start drops them (engine/unnamed_tables.h).
 #include <cassert>
 
 #include "engine/engine.h"

@@ -5,6 +5,7 @@
 #include "engine/document.h"
 #include "engine/key_string.h"
 #include "engine/padded_store.h"
+#include "engine/unnamed_tables.h"
 
 namespace wtsim::engine {
 namespace {
@@ -26,6 +27,7 @@ int DocumentEngine::open(OperationContext& op) {
   if (ret == 0) ret = oplog_.open(op);
   if (ret == 0 && state_.config.oplog_term > 0) ret = min_valid_.open(op);  // a replica set's member: it may roll back
   if (ret == 0) ret = ddl_.load_collections(op);
+  if (ret == 0) ret = drop_unnamed_tables(op.session(), state_.catalog, &dropped_at_open_);
   return ret;
 }
 
@@ -72,32 +74,14 @@ Document DocumentEngine::server_status(OperationContext& op) {
   return status;
 }
 
-Status DocumentEngine::padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out) {
+Status DocumentEngine::padded_memory(const std::string& ns, PaddedLayout* out) const {
   const CollectionSpec* coll = state_.catalog.find(ns);
   if (coll == nullptr || !coll->padded) return Status::error(ErrorCode::kNamespaceNotFound);
-  MmapAllocator persisted(coll->allocator_options());
-  int ret = padded::load(op, *coll, &persisted);
-  if (ret != 0) return Status::failed(ret);
-  out->extents = persisted.extents();
-  out->free = persisted.free_regions();
-  out->padding_factor = persisted.padding_factor();
   const MmapAllocator& memory = state_.allocators.at(ns);
   out->memory_extents = memory.extents();
   out->memory_free = memory.free_regions();
   out->memory_padding_factor = memory.padding_factor();
-  out->records.clear();
-  out->record_stored_bytes.clear();
-  WT_CURSOR* c = op.cursor(coll->table, &ret);
-  while (c != nullptr && (ret = c->next(c)) == 0) {
-    WT_ITEM key, value;
-    c->get_key(c, &key);
-    c->get_value(c, &value);
-    uint32_t bytes = 0;
-    padded::decode(value.data, value.size, &bytes);
-    out->records.push_back({padded::loc_of(string_of(key), value.data, value.size), bytes});
-    out->record_stored_bytes.push_back(static_cast<uint32_t>(value.size - padded::kValueHeaderBytes));
-  }
-  return Status::from_wt(ret == WT_NOTFOUND ? 0 : ret);
+  return {};
 }
 
 Document DocumentEngine::coll_stats(const std::string& ns) const {

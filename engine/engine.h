@@ -40,8 +40,11 @@ class DocumentEngine {
   DocumentEngine(EngineConfig config, EngineEnv env, WT_CONNECTION* conn);
   DocumentEngine(const DocumentEngine&) = delete;
   DocumentEngine& operator=(const DocumentEngine&) = delete;
-  // Loads the catalog, creates the oplog, recounts collections. Returns WiredTiger's code.
+  // Loads the catalog, creates the oplog, recounts collections, drops the tables no catalog row
+  // names (engine/unnamed_tables.h). Returns WiredTiger's code.
   int open(OperationContext& op);
+  // The tables open() dropped.
+  const std::vector<std::string>& tables_dropped_at_open() const { return dropped_at_open_; }
 
   // --- DDL ---
   Status create_collection(OperationContext& op, const std::string& ns, CollectionOptions options = {}) {
@@ -122,8 +125,9 @@ class DocumentEngine {
   ValidateResult validate(OperationContext& op, const std::string& ns);
   Document server_status(OperationContext& op);
   Document coll_stats(const std::string& ns) const;
-  // For checkers: a padded collection's persisted layout beside the allocator's memory.
-  Status padded_layout(OperationContext& op, const std::string& ns, PaddedLayout* out);
+  // For checkers: the allocator's memory of a padded collection (the memory_* fields of `out`;
+  // its tables are read by the checker itself, properties/padded_tables.h).
+  Status padded_memory(const std::string& ns, PaddedLayout* out) const;
   // Documents matching `filter`, for checkers: no metrics, no locks beyond a read.
   CountResult count_internal(OperationContext& op, const std::string& ns, const Document& filter) {
     return queries_.count_internal(op, ns, filter);
@@ -171,6 +175,7 @@ class DocumentEngine {
   QueryExecutor queries_;
   Ddl ddl_;
   TtlPass ttl_;
+  std::vector<std::string> dropped_at_open_;
 };
 
 }  // namespace wtsim::engine

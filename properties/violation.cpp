@@ -28,7 +28,8 @@ const std::vector<PropertyInfo>& catalogue() {
        "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass)"},
       {Property::kRecordLayout, "record_layout",
        "MMAPv1 layout: every byte of every extent is in exactly one record or free region, nothing "
-       "overlaps an extent header, and the allocator's memory equals its tables"},
+       "overlaps an extent header, and the allocator's memory equals its tables (read and decoded by the property "
+       "itself, not by the record store's loader)"},
       {Property::kPaddingFactorInRange, "padding_factor_in_range", "paddingFactor stays within [1.0, 2.0]"},
       {Property::kBackupRestoresSnapshot, "backup_restores_snapshot",
        "a completed hot backup opens as a node holding exactly the data at the backup's point in "
@@ -81,6 +82,10 @@ const std::vector<PropertyInfo>& catalogue() {
       {Property::kRecordHoldsDocument, "record_holds_document",
        "MMAPv1: every record's allocated length holds its 16-byte header and the document it stores (no document "
        "runs past its record's end into the next record), after any crash and at the end"},
+      {Property::kNoOrphanTables, "no_orphan_tables",
+       "after every start, WiredTiger's metadata holds no table but the engine's own (catalog, oplog, minValid, "
+       "vote record) and those a catalog row names: a dropped collection's or index's table, or the remains of a "
+       "DDL a crash cut short, is gone; judged from the raw metadata and catalog rows"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

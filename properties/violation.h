@@ -41,8 +41,9 @@ enum class Property {
   kIndexKeysFollowDocuments,
   kFindsReturnEveryMatch,
   kRecordHoldsDocument,
+  kNoOrphanTables,
 };
-inline constexpr size_t kPropertyCount = 29;
+inline constexpr size_t kPropertyCount = 30;
 
 struct Violation {
   Property property;

@@ -45,6 +45,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kSeekStepsPastLanding, "seek_steps_past_landing"},
     {Bug::kUpdateFitsWithoutHeader, "update_fits_without_header"},
     {Bug::kReleaseSkipsNodeTables, "release_skips_node_tables"},
+    {Bug::kOrphanIndexesKept, "orphan_indexes_kept"},
 }};
 
 std::optional<Bug> g_enabled;

@@ -49,9 +49,10 @@ enum class Bug {
   kSeekStepsPastLanding,      // an index scan's seek steps past the entry it lands on, as if it were the one before
   kUpdateFitsWithoutHeader,   // an in-place update's fit test forgets the record's 16-byte header
   kReleaseSkipsNodeTables,    // a release-mode backup copies and releases only the catalog's tables
+  kOrphanIndexesKept,         // startup drops a dropped collection's table but keeps its indexes' tables
 };
 
-inline constexpr size_t kBugCount = 37;
+inline constexpr size_t kBugCount = 38;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -10,6 +10,7 @@
 #include "engine/padded_store.h"
 #include "models/extent_layout.h"
 #include "properties/padded_properties.h"
+#include "properties/padded_tables.h"
 #include "tests/engine_harness.h"
 
 namespace wtsim::engine {
@@ -166,7 +167,7 @@ TEST(ExtentLayout, TheOracleFindsOverlapsGapsAndHeaderDamage) {
 
 std::vector<properties::Finding> layout_problems(DocumentEngine& e, OperationContext& op) {
   PaddedLayout layout;
-  EXPECT_TRUE(e.padded_layout(op, kNs, &layout).ok());
+  EXPECT_EQ(properties::read_padded_layout(op.session(), e, kNs, &layout), 0);
   return properties::check_padded_layout(kNs, layout);
 }
 
@@ -215,7 +216,7 @@ TEST(PaddedStore, ADocumentGrownIntoItsRecordsHeaderBytesMovesAndTheCheckSeesOne
     ASSERT_TRUE(e.create_collection(op, kNs, options).ok());
     ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}, {"s", "aaaa"}}}, {}).ok());
     PaddedLayout layout;
-    ASSERT_TRUE(e.padded_layout(op, kNs, &layout).ok());
+    ASSERT_EQ(properties::read_padded_layout(op.session(), e, kNs, &layout), 0);
     ASSERT_EQ(layout.records.size(), 1u);
     const uint32_t bson_bytes = static_cast<uint32_t>(to_bson(Document{{"_id", 1}, {"s", "aaaa"}}).size());
     EXPECT_EQ(layout.record_stored_bytes[0], bson_bytes);
@@ -411,6 +412,48 @@ TEST(PaddedStore, FindsOnAnMmapv1CollectionTakeTheCollectionsOwnLockPolicy) {
     found_at_ns = h.sim().now_ns() - start_ns;
   });
   EXPECT_GE(found_at_ns, 49 * sim::kNsPerMs);  // it waited for the IX holder
+}
+
+// record_layout reads the three tables itself (properties/padded_tables.h): a free-list row that
+// overlaps a record is seen as the row says, and a row not in the format is refused, whatever the
+// record store's own loader would make of it.
+TEST(PaddedStore, TheLayoutCheckReadsTheRowsThemselves) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    CollectionOptions options;
+    options.padded = true;
+    ASSERT_TRUE(e.create_collection(op, kNs, options).ok());
+    ASSERT_TRUE(e.insert_many(op, kNs, {{{"_id", 1}}, {{"_id", 2}}}, {}).ok());
+    PaddedLayout layout;
+    ASSERT_EQ(properties::read_padded_layout(op.session(), e, kNs, &layout), 0);
+    ASSERT_EQ(layout.records.size(), 2u);
+    EXPECT_EQ(layout.extents, layout.memory_extents);
+    EXPECT_TRUE(properties::check_padded_layout(kNs, layout).empty());
+
+    const std::string free_uri = e.catalog().find(kNs)->table + "-free";
+    WT_CURSOR* c = nullptr;
+    ASSERT_EQ(op.session()->open_cursor(op.session(), free_uri.c_str(), nullptr, nullptr, &c), 0);
+    const RecordLoc first = layout.records[0].loc;  // a free region over the first record
+    std::string key(8, '\0'), value(4, '\0');
+    for (int i = 0; i < 8; ++i) key[i] = static_cast<char>(first.packed() >> (56 - 8 * i));
+    value[3] = 64;
+    WT_ITEM k{}, v{};
+    k.data = key.data(), k.size = key.size(), v.data = value.data(), v.size = value.size();
+    c->set_key(c, &k);
+    c->set_value(c, &v);
+    ASSERT_EQ(c->insert(c), 0);
+    const auto findings = layout_problems(e, op);
+    ASSERT_FALSE(findings.empty());
+    EXPECT_EQ(findings[0].first, properties::Property::kRecordLayout);
+
+    v.size = 3;  // not a length
+    c->set_key(c, &k);
+    c->set_value(c, &v);
+    ASSERT_EQ(c->insert(c), 0);
+    EXPECT_EQ(properties::read_padded_layout(op.session(), e, kNs, &layout), EINVAL);
+    c->close(c);
+  });
 }
 
 }  // namespace

@@ -6,11 +6,13 @@
 
 #include "engine/bson.h"
 #include "engine/padded_store.h"
+#include "properties/catalog_tables.h"
 #include "properties/document_properties.h"
 #include "properties/index_reference.h"
 #include "properties/lock_matrix.h"
 #include "properties/oplog_properties.h"
 #include "properties/padded_properties.h"
+#include "properties/padded_tables.h"
 #include "world/hot_backup_actor.h"
 
 namespace wtsim::world {
@@ -80,6 +82,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
   op_ = std::make_unique<engine::OperationContext>(conn);
   last_n_.clear();
   int ret = engine_->open(*op_);
+  if (ret == 0) ret = check_tables_named();
   if (ret == 0) {
     const engine::Status schema = create_schema(*op_);
     assert(schema.code == engine::ErrorCode::kOk && "the workload's own schema is valid");
@@ -87,6 +90,23 @@ int DocSystem::open(WT_CONNECTION* conn) {
   }
   op_->close_cursors();
   return ret;
+}
+
+// After the engine's start: the tables it dropped (an event), and no_orphan_tables judged on the
+// raw metadata and catalog (properties/catalog_tables.h).
+int DocSystem::check_tables_named() {
+  const std::vector<std::string>& dropped = engine_->tables_dropped_at_open();
+  if (!dropped.empty()) {
+    nlohmann::json details = {{"tables", dropped}};
+    if (host_.member() > 0) details["member"] = host_.member();
+    run_.trace().event(run_.sim().now_ns(), "node", "unnamed_tables_dropped", std::move(details));
+  }
+  std::vector<std::string> tables;
+  std::vector<std::string> rows;
+  const int ret = properties::read_tables_and_catalog(op_->session(), &tables, &rows);
+  if (ret != 0) return ret;
+  for (auto& [property, detail] : properties::check_tables_named(tables, rows)) finding(property, "at start: " + detail);
+  return 0;
 }
 
 int put_catalog_rows(engine::OperationContext& op, models::KvState* state) {
@@ -177,7 +197,7 @@ std::vector<properties::Finding> DocSystem::validate(WT_CONNECTION* conn) {
     for (const std::string& e : v.errors) problems.emplace_back(properties::Property::kIndexConsistency, ns + ": " + e);
     check_index_keys(op, coll, &problems);
     engine::PaddedLayout layout;
-    if (coll.padded && engine_->padded_layout(op, ns, &layout).ok()) {
+    if (coll.padded && properties::read_padded_layout(op.session(), *engine_, ns, &layout) == 0) {
       for (auto& p : properties::check_padded_layout(ns, layout)) problems.push_back(std::move(p));
     }
     tables.push_back(coll.table);

@@ -125,6 +125,7 @@ class DocSystem : public System, public engine::CommitObserver {
   void ack(uint64_t ticket);
   void check_increment(const std::string& key, const engine::DocWrite& w);
   int read_documents(WT_CONNECTION* conn, models::KvState* out);
+  int check_tables_named();
   void check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding>* problems);
   void check_ttl_delete(const engine::DocWrite& w);
   void check_command_write(const engine::DocWrite& w);
