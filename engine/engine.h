@@ -128,10 +128,6 @@ class DocumentEngine {
   // For checkers: the allocator's memory of a padded collection (the memory_* fields of `out`;
   // its tables are read by the checker itself, properties/padded_tables.h).
   Status padded_memory(const std::string& ns, PaddedLayout* out) const;
-  // Documents matching `filter`, for checkers: no metrics, no locks beyond a read.
-  CountResult count_internal(OperationContext& op, const std::string& ns, const Document& filter) {
-    return queries_.count_internal(op, ns, filter);
-  }
 
   // --- Background work ---
   TtlPassResult ttl_pass(OperationContext& op, bool primary) { return ttl_.run(op, primary); }

@@ -90,12 +90,6 @@ struct TargetKeys {
   Status status;
 };
 
-// Documents matching a filter, counted for a checker (QueryExecutor::count_internal).
-struct CountResult {
-  uint64_t n = 0;
-  Status status;
-};
-
 struct TtlPassResult {
   uint64_t indexes = 0;  // TTL indexes visited
   uint64_t deleted = 0;

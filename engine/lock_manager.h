@@ -6,7 +6,8 @@
 // "coll:test.c"), taken top-down by HierarchicalLock. A blocked request parks its fiber; the run's
 // deadlock report names it ("lock coll:test.c X"). Every grant re-checks the whole granted set
 // against the true conflict table, so a bug in the grant logic shows up as an assertion (or, with
-// the planted bug switched on, as a counted violation).
+// the planted bug switched on, as a counted violation); the world's lock_safety judges the holds
+// its observer is told of, with a matrix and a list of holders of its own.
 //
 // Deliberate simplifications, relative to MongoDB 3.0's LockHead:
 // - FIFO is strict: a new request waits if anyone is queued ahead, even if its mode is compatible
@@ -77,12 +78,14 @@ class LockManager {
   std::vector<std::pair<uint64_t, LockMode>> granted(const std::string& resource) const;
   uint64_t grants() const { return grants_; }  // including recursive ones
   uint64_t waits() const { return waits_; }    // requests that had to queue
-  // Grants after which two requests of different fibers held modes the safety judge calls
-  // incompatible. The judge is the world's (properties/lock_matrix.h: MongoDB's matrix stated
-  // apart from kConflictTable, so a wrong cell here cannot hide); without one, kConflictTable.
+  // Grants after which two requests of different fibers held modes kConflictTable calls
+  // incompatible: the manager's own check of its list, for its tests. lock_safety judges what
+  // the observer is told instead (properties/lock_holders.h).
   uint64_t conflict_violations() const { return conflict_violations_; }
-  using CompatibleFn = std::function<bool(LockMode a, LockMode b)>;
-  void set_safety_judge(CompatibleFn compatible) { compatible_ = std::move(compatible); }
+  // Told of every hold as its caller sees it: once lock() is about to return the mode to `fiber`
+  // (acquired: true), and as unlock() is called (false).
+  using Observer = std::function<void(const std::string& resource, uint64_t fiber, LockMode mode, bool acquired)>;
+  void set_observer(Observer observer) { observer_ = std::move(observer); }
 
   // Test-only: makes the grant decision treat IS-requested-vs-X-granted as compatible. The safety
   // check keeps the true table and counts violations instead of asserting.
@@ -112,6 +115,9 @@ class LockManager {
   void abandon(const std::string& resource, Head& head, std::list<Request>::iterator request);
   void grant_waiters(Head& head);
   void on_granted(const Head& head);
+  void tell(const std::string& resource, const sim::FiberRecord& fiber, LockMode mode, bool acquired) const {
+    if (observer_) observer_(resource, fiber.id, mode, acquired);
+  }
   void erase_if_idle(const std::string& resource);
 
   sim::Simulator& sim_;
@@ -119,7 +125,7 @@ class LockManager {
   uint64_t grants_ = 0;
   uint64_t waits_ = 0;
   uint64_t conflict_violations_ = 0;
-  CompatibleFn compatible_;
+  Observer observer_;
   bool planted_bug_wrong_cell_ = false;
 };
 

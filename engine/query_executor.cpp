@@ -454,16 +454,4 @@ FindResult QueryExecutor::find(OperationContext& op, const std::string& ns, cons
   return result;
 }
 
-CountResult QueryExecutor::count_internal(OperationContext& op, const std::string& ns, const Document& filter) {
-  CountResult out;
-  const CollectionSpec* coll = state_.catalog.find(ns);
-  if (coll == nullptr) return out;
-  const QueryPlan plan = plan_query(*coll, filter, std::nullopt, "");
-  if (!(out.status = Status::from_wt(op.begin())).ok()) return out;
-  Scan scan(op, *coll, plan, filter, Yielder{});
-  out.status = Status::from_wt(scan.run([&](const std::string&, const Document&) { return ++out.n, true; }));
-  op.rollback();
-  return out;
-}
-
 }  // namespace wtsim::engine

@@ -26,8 +26,6 @@ class QueryExecutor {
   // executor's metrics, which MongoDB counts apart).
   TargetKeys target_keys(OperationContext& op, const CollectionSpec& coll, const Document& filter, bool just_one,
                          bool user_op = true);
-  // Documents matching `filter`, for checkers: no metrics, no locks beyond a read.
-  CountResult count_internal(OperationContext& op, const std::string& ns, const Document& filter);
 
  private:
   EngineState& state_;

@@ -25,7 +25,8 @@ const std::vector<PropertyInfo>& catalogue() {
        "primary when the pass began (nothing on a secondary)"},
       {Property::kTtlBoundedAge, "ttl_bounded_age",
        "absent faults, when a TTL pass finishes nothing older than its bound remains (so no "
-       "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass)"},
+       "document outlives expireAfterSeconds + ttlMonitorSleepSecs + one pass); counted on the TTL index's raw "
+       "entries, not through the engine's queries"},
       {Property::kRecordLayout, "record_layout",
        "MMAPv1 layout: every byte of every extent is in exactly one record or free region, nothing "
        "overlaps an extent header, and the allocator's memory equals its tables (read and decoded by the property "
@@ -43,7 +44,10 @@ const std::vector<PropertyInfo>& catalogue() {
       {Property::kReadsSeeCommitted, "reads_see_committed",
        "a find returns only documents that match it, each a version its snapshot may see: written "
        "by a commit, not rolled back, and not older than the newest acknowledged before the find began"},
-      {Property::kLockSafety, "lock_safety", "the lock manager never granted two conflicting modes on one resource"},
+      {Property::kLockSafety, "lock_safety",
+       "no two clients held conflicting modes on one resource: every lock() that returned is judged against the "
+       "holds of the other clients, from a list of holders and MongoDB's matrix of the property's own, not the lock "
+       "manager's"},
       {Property::kSentinelRecovery, "sentinel_recovery", "a node that crashed mid-backup restarts with crash recovery, never a restore from a stale WiredTiger.backup"},
       {Property::kIncrementsCountedOnce, "increments_counted_once",
        "each committed image's $inc counter equals the previous image's plus the increment "

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/lock_manager.h"
+#include "properties/lock_holders.h"
 #include "properties/lock_matrix.h"
 #include "sim/random.h"
 #include "sim/scheduler.h"
@@ -61,19 +62,53 @@ TEST(LockConflictTable, TheSafetyJudgesMatrixAgreesWithTheGrantTable) {
   EXPECT_TRUE(properties::mongodb_modes_compatible(LockMode::kIS, LockMode::kIX));
 }
 
-TEST(LockManager, TheSafetyJudgeCountsGrantsItsMatrixForbids) {
+// lock_safety's reference is told of every hold as its caller sees it: after lock() returns, as
+// unlock() is called, a waiter's only once it is granted.
+TEST(LockManager, TheObserverIsToldOfEveryHoldAsItsCallerSeesIt) {
   Simulator sim(1);
   LockManager lm(sim);
-  // A judge stricter than the grant table: IS beside IS is forbidden. Two readers then violate.
-  lm.set_safety_judge([](LockMode a, LockMode b) { return !(a == LockMode::kIS && b == LockMode::kIS) && properties::mongodb_modes_compatible(a, b); });
-  for (int i = 0; i < 2; ++i) {
-    sim.spawn("reader-" + std::to_string(i), "t", [&] {
-      LockGuard g(lm, "coll:test.c", LockMode::kIS);
-      sim.sleep_for(kNsPerMs);
-    });
-  }
-  sim.run();
-  EXPECT_EQ(lm.conflict_violations(), 1u);
+  std::vector<std::string> told;
+  properties::LockHolders holders;
+  lm.set_observer([&](const std::string& resource, uint64_t, LockMode mode, bool acquired) {
+    told.push_back(sim.current().name + (acquired ? " +" : " -") + to_string(mode));
+    if (acquired) holders.acquired(resource, sim.current().id, mode);
+    if (!acquired) holders.released(resource, sim.current().id, mode);
+  });
+  sim.spawn("writer", "t", [&] {
+    LockGuard g(lm, "coll:test.c", LockMode::kX);
+    LockGuard again(lm, "coll:test.c", LockMode::kIS);  // re-entrant: covered by X
+    sim.sleep_for(kNsPerMs);
+  });
+  sim.spawn("reader", "t", [&] {
+    sim.sleep_for(kNsPerMs / 10);  // after the writer took X
+    LockGuard g(lm, "coll:test.c", LockMode::kIS);
+  });
+  EXPECT_EQ(sim.run().kind, RunOutcome::Kind::kFinished);
+  EXPECT_EQ(told, (std::vector<std::string>{"writer +X", "writer +IS", "writer -IS", "writer -X", "reader +IS", "reader -IS"}));
+  EXPECT_EQ(holders.conflicting_grants(), 0u);
+  EXPECT_EQ(holders.holds(), 0u);
+}
+
+// The reference's own list: a hold beside another client's incompatible one is counted, a
+// client's own holds never conflict, and a release gives back one hold of a re-entrant pair.
+TEST(LockHolders, AHoldBesideAnotherClientsIncompatibleHoldIsCounted) {
+  properties::LockHolders h;
+  EXPECT_TRUE(h.acquired("coll:test.c", 1, LockMode::kIX));
+  EXPECT_TRUE(h.acquired("coll:test.c", 2, LockMode::kIX));
+  EXPECT_TRUE(h.acquired("coll:test.c", 1, LockMode::kIX));  // re-entrant
+  EXPECT_FALSE(h.acquired("coll:test.c", 3, LockMode::kS));  // S beside IX
+  EXPECT_EQ(h.conflicting_grants(), 1u);
+  h.released("coll:test.c", 3, LockMode::kS);
+  h.released("coll:test.c", 2, LockMode::kIX);
+  h.released("coll:test.c", 1, LockMode::kIX);
+  EXPECT_FALSE(h.acquired("coll:test.c", 4, LockMode::kX));  // client 1 still holds IX once
+  h.released("coll:test.c", 4, LockMode::kX);
+  h.released("coll:test.c", 1, LockMode::kIX);
+  EXPECT_TRUE(h.acquired("coll:test.c", 4, LockMode::kX));
+  EXPECT_TRUE(h.acquired("coll:test.c", 4, LockMode::kIS));  // its own
+  EXPECT_TRUE(h.acquired("db:test", 5, LockMode::kX));       // another resource
+  EXPECT_EQ(h.conflicting_grants(), 2u);
+  EXPECT_EQ(h.holds(), 3u);
 }
 
 TEST(LockConflictTable, NamesAndResources) {

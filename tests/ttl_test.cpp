@@ -2,6 +2,7 @@
 // secondary deletes nothing.
 #include <gtest/gtest.h>
 
+#include "properties/ttl_index_scan.h"
 #include "tests/engine_harness.h"
 
 namespace wtsim::engine {
@@ -151,6 +152,48 @@ TEST(Ttl, ASecondaryCountsPassesAndDeletesNothing) {
     EXPECT_EQ(r.deleted, 0u);
     EXPECT_EQ(e.metrics().ttl.passes, 1u);
     EXPECT_EQ(ids(e, op).size(), 1u);
+  });
+}
+
+// ttl_bounded_age's reference counts the index's raw entries holding a Date below a bound: one
+// per Date (an array's each), ascending or descending, only the documents a partial index holds,
+// and after a pass none is left.
+TEST(Ttl, TheBoundedAgeReferenceCountsRawEntriesBelowTheBound) {
+  EngineHarness h;
+  h.run([&](OperationContext& op) {
+    DocumentEngine& e = h.engine();
+    h.sim().sleep_for(3600 * sim::kNsPerSec);
+    ASSERT_TRUE(e.create_index(op, kNs, ttl_index("at", 300)).ok());
+    ASSERT_TRUE(e.create_index(op, kNs, IndexSpec{"at_-1", {{"at", -1}}, false, std::nullopt, ""}).ok());
+    IndexSpec partial{"at_1_partial", {{"at", 1}}, false, Document(300), ""};
+    partial.partial_filter = Document{{"keep", true}};
+    ASSERT_TRUE(e.create_index(op, "test.partial", partial).ok());
+    const int64_t now_ms = e.now_ms();  // the Dates' reference: inserts move the clock
+    const int64_t old_ms = now_ms - 3'600'000;
+    std::vector<Document> docs = mixed_documents(now_ms);
+    docs.push_back({{"_id", "old-date-2"}, {"at", make_date(old_ms + 1)}});
+    ASSERT_TRUE(e.insert_many(op, kNs, docs, {}).ok());
+    ASSERT_TRUE(e.insert_many(op, "test.partial", {{{"_id", 1}, {"at", make_date(old_ms)}, {"keep", true}},
+                                                   {{"_id", 2}, {"at", make_date(old_ms)}, {"keep", false}}}, {}).ok());
+    const CollectionSpec& coll = *e.catalog().find(kNs);
+    auto count = [&](const std::string& table, bool descending, int64_t bound_ms) {
+      uint64_t n = 0;
+      EXPECT_EQ(op.begin(), 0);
+      EXPECT_EQ(properties::count_dates_below(op.session(), table, descending, bound_ms, &n), 0);
+      op.rollback();
+      return n;
+    };
+    const int64_t bound = now_ms - 300'000;
+    for (const auto& [name, descending] : {std::pair{"at_1", false}, std::pair{"at_-1", true}}) {
+      const std::string& table = coll.index(name)->table;
+      EXPECT_EQ(count(table, descending, bound), 3u) << name;  // old-date, old-date-2, the array's old element
+      EXPECT_EQ(count(table, descending, old_ms + 1), 2u) << name;  // strictly below: old-date-2 is not
+      EXPECT_EQ(count(table, descending, now_ms + 2), 7u) << name;  // all 7 Dates: 3 alone, 4 in the two arrays
+    }
+    EXPECT_EQ(count(e.catalog().find("test.partial")->index("at_1_partial")->table, false, bound), 1u);
+    ASSERT_TRUE(e.ttl_pass(op, /*primary=*/true).status.ok());
+    EXPECT_EQ(count(coll.index("at_1")->table, false, bound), 0u);
+    EXPECT_EQ(count(coll.index("at_-1")->table, true, bound), 0u);
   });
 }
 

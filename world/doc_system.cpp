@@ -9,7 +9,6 @@
 #include "properties/catalog_tables.h"
 #include "properties/document_properties.h"
 #include "properties/index_reference.h"
-#include "properties/lock_matrix.h"
 #include "properties/oplog_properties.h"
 #include "properties/padded_properties.h"
 #include "properties/padded_tables.h"
@@ -78,7 +77,13 @@ int DocSystem::open(WT_CONNECTION* conn) {
   env.observer = this;
   env.buggify = &run_.buggify();
   engine_ = std::make_unique<engine::DocumentEngine>(config, env, conn);
-  engine_->locks().set_safety_judge(properties::mongodb_modes_compatible);
+  engine_->locks().set_observer([this](const std::string& resource, uint64_t fiber, engine::LockMode mode, bool acquired) {
+    if (acquired) {
+      lock_holders_.acquired(resource, fiber, mode);
+    } else {
+      lock_holders_.released(resource, fiber, mode);
+    }
+  });
   op_ = std::make_unique<engine::OperationContext>(conn);
   last_n_.clear();
   int ret = engine_->open(*op_);
@@ -266,7 +271,7 @@ void DocSystem::check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding
 // Conflicting grants since the last report: at validate, and at close, so that a generation
 // that ends in a crash (never validated) still reports them.
 std::optional<properties::Finding> DocSystem::new_conflicting_grants() {
-  const uint64_t grants = engine_->locks().conflict_violations();
+  const uint64_t grants = lock_holders_.conflicting_grants();
   assert(grants >= conflicting_grants_reported_);
   if (grants == conflicting_grants_reported_) return std::nullopt;
   const uint64_t fresh = grants - conflicting_grants_reported_;
@@ -279,7 +284,8 @@ void DocSystem::close() {
   if (engine_) {
     if (auto f = new_conflicting_grants()) finding(f->first, f->second);
   }
-  conflicting_grants_reported_ = 0;  // the next generation's engine counts from zero
+  conflicting_grants_reported_ = 0;  // the next generation's clients hold nothing yet
+  lock_holders_ = properties::LockHolders{};
   op_.reset();
   engine_.reset();
 }

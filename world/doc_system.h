@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/engine.h"
+#include "properties/lock_holders.h"
 #include "properties/write_reference.h"
 #include "world/documents_ops.h"
 #include "world/system.h"
@@ -143,6 +144,7 @@ class DocSystem : public System, public engine::CommitObserver {
   std::unique_ptr<HotBackupActor> backup_;  // null unless this node takes the hot backup
   uint64_t commits_in_flight_ = 0;          // between before_commit and after_commit (this generation)
   uint64_t conflicting_grants_reported_ = 0;  // lock_safety's count already reported (this generation)
+  properties::LockHolders lock_holders_;      // lock_safety's own list of who holds what (this generation)
 };
 
 // Adds a record-store value to a model state (read_state, restore checks).

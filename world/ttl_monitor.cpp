@@ -2,8 +2,8 @@
 
 #include <cassert>
 #include <cmath>
-#include <limits>
 
+#include "properties/ttl_index_scan.h"
 #include "sim/planted.h"
 #include "world/doc_system.h"
 #include "world/node_context.h"
@@ -60,7 +60,8 @@ uint64_t TtlMonitor::event(sim::Nanos at_ns, const char* kind, nlohmann::json de
   return run_.trace().event(at_ns, run_.sim().current().name, kind, std::move(details));
 }
 
-// Absent faults, nothing older than the bound of a finished pass may remain.
+// Absent faults, nothing older than the bound of a finished pass may remain: counted on the
+// index's raw entries (properties/ttl_index_scan.h), in one snapshot.
 void TtlMonitor::check_bounded_age(engine::DocumentEngine& engine, engine::OperationContext& op, int64_t pass_start_ms,
                                    const FindingFn& finding) {
   for (const auto& [ns, coll] : engine.catalog().collections()) {
@@ -69,17 +70,18 @@ void TtlMonitor::check_bounded_age(engine::DocumentEngine& engine, engine::Opera
       if (coll.capped_max_docs > 0) continue;  // the monitor deletes nothing there
       // MongoDB's monitor reads expireAfterSeconds as a whole number (1.9 s is 1 s).
       const int64_t bound = pass_start_ms - static_cast<int64_t>(std::trunc(index.expire_after_seconds->get<double>())) * 1000;
-      // Of a partial index, the documents its filter holds (one on the indexed field itself is
-      // not combined with the bound: such an index is not checked).
-      const std::string& field = index.fields.front().first;
-      if (index.partial_filter && index.partial_filter->contains(field)) continue;
-      engine::Document older = index.partial_filter ? *index.partial_filter : engine::Document::object();
-      older[field] = {{"$gte", engine::make_date(std::numeric_limits<int64_t>::min())}, {"$lt", engine::make_date(bound)}};
+      uint64_t left = 0;
       // A failed count is no finding, and the pass's own calls report the node's failures.
-      const engine::CountResult left =
-          host_.node_call("ttl_count", [&] { return engine.count_internal(op, ns, older); }, {.handle_failure = false});
-      if (left.status.ok() && left.n > 0) {
-        finding(properties::Property::kTtlBoundedAge, ns + ": " + std::to_string(left.n) + " documents older than the bound of the pass that just finished");
+      const int ret = host_.node_call("ttl_count", [&] {
+        const int begun = op.begin();
+        if (begun != 0) return begun;
+        const int r = properties::count_dates_below(op.session(), index.table, index.fields.front().second < 0, bound, &left);
+        op.rollback();
+        return r;
+      }, {.handle_failure = false});
+      if (ret == 0 && left > 0) {
+        finding(properties::Property::kTtlBoundedAge,
+                ns + ": " + std::to_string(left) + " index entries of " + index.name + " older than the bound of the pass that just finished");
       }
     }
   }
