@@ -91,8 +91,10 @@ int Catalog::load(WT_SESSION* session) {
 
 // A DDL cut by a crash may leave its table behind without a catalog row naming it; a new ident
 // must not land on those remains (and their entries), so the count also covers every table
-// WiredTiger's metadata holds. (MongoDB's idents carry a random part for the same reason.)
+// WiredTiger's metadata holds. (MongoDB's idents carry a random part for the same reason.) The
+// same walk lists them for the start's drop of the unnamed ones.
 int Catalog::bump_past_existing_tables(WT_SESSION* session) {
+  stored_tables_.clear();
   WT_CURSOR* c = nullptr;
   int ret = session->open_cursor(session, "metadata:", nullptr, nullptr, &c);
   if (ret != 0) return ret;
@@ -101,6 +103,7 @@ int Catalog::bump_past_existing_tables(WT_SESSION* session) {
     if ((ret = c->get_key(c, &key)) != 0) break;
     const std::string uri = key;
     if (uri.rfind("table:c", 0) != 0 && uri.rfind("table:i", 0) != 0) continue;
+    stored_tables_.push_back(uri);
     const std::string digits = uri.substr(7);
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     last_ident_ = std::max<uint64_t>(last_ident_, std::stoull(digits));

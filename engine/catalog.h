@@ -77,6 +77,9 @@ class Catalog {
   }
   const std::map<std::string, CollectionSpec>& collections() const { return collections_; }
   uint64_t next_ident() { return ++last_ident_; }
+  // The engine's tables ("table:c<N>...", "table:i<N>") WiredTiger's metadata held at load(), in
+  // its order: what the start compares with the rows (engine/unnamed_tables.h).
+  const std::vector<std::string>& stored_tables() const { return stored_tables_; }
 
  private:
   int bump_past_existing_tables(WT_SESSION* session);
@@ -84,6 +87,7 @@ class Catalog {
   std::map<std::string, CollectionSpec> collections_;  // sorted: deterministic iteration
   std::vector<std::map<std::string, CollectionSpec>::node_type> dropped_;  // one per drop since open
   uint64_t last_ident_ = 0;
+  std::vector<std::string> stored_tables_;
 };
 
 }  // namespace wtsim::engine

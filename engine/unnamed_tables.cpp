@@ -21,33 +21,24 @@ std::set<std::string> named_tables(const Catalog& catalog) {
   return named;
 }
 
-bool engine_ident(const std::string& uri) { return uri.rfind("table:c", 0) == 0 || uri.rfind("table:i", 0) == 0; }
-
-}  // namespace
-
-int unnamed_tables(WT_SESSION* session, const Catalog& catalog, std::vector<std::string>* out) {
+void unnamed_tables(const Catalog& catalog, std::vector<std::string>* out) {
   out->clear();
   const std::set<std::string> named = named_tables(catalog);
-  WT_CURSOR* c = nullptr;
-  int ret = session->open_cursor(session, "metadata:", nullptr, nullptr, &c);
-  if (ret != 0) return ret;
-  while ((ret = c->next(c)) == 0) {
-    const char* key = nullptr;
-    if ((ret = c->get_key(c, &key)) != 0) break;
-    const std::string uri = key;
-    if (!engine_ident(uri) || named.count(uri) > 0) continue;
+  for (const std::string& uri : catalog.stored_tables()) {
+    if (named.count(uri) > 0) continue;
     if (uri.rfind("table:i", 0) == 0 && planted::active(planted::Bug::kOrphanIndexesKept)) continue;
     assert(out->size() < kUnnamedTablesMax);
     out->push_back(uri);
   }
-  c->close(c);
-  return ret == WT_NOTFOUND ? 0 : ret;
 }
+
+}  // namespace
 
 int drop_unnamed_tables(WT_SESSION* session, const Catalog& catalog, std::vector<std::string>* dropped) {
   std::vector<std::string> unnamed;
-  int ret = unnamed_tables(session, catalog, &unnamed);
+  unnamed_tables(catalog, &unnamed);
   dropped->clear();
+  int ret = 0;
   for (size_t i = 0; ret == 0 && i < unnamed.size(); ++i) {
     // force: the remains of a cut-short create may lack their column group or file.
     ret = session->drop(session, unnamed[i].c_str(), "force=true");

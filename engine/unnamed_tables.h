@@ -14,12 +14,9 @@
 
 namespace wtsim::engine {
 
-// The engine's tables ("table:c<N>...", "table:i<N>") WiredTiger's metadata holds and `catalog`
-// does not name, in the metadata's order. Returns WiredTiger's code.
-int unnamed_tables(WT_SESSION* session, const Catalog& catalog, std::vector<std::string>* out);
-
-// Drops every unnamed table; `dropped` lists them. No cursor may be open on them (at a start
-// none is). Returns WiredTiger's code.
+// Drops every table of the engine's that WiredTiger's metadata held when `catalog` loaded
+// (Catalog::stored_tables) and that `catalog` does not name, in the metadata's order; `dropped`
+// lists them. No cursor may be open on them (at a start none is). Returns WiredTiger's code.
 int drop_unnamed_tables(WT_SESSION* session, const Catalog& catalog, std::vector<std::string>* dropped);
 
 }  // namespace wtsim::engine
