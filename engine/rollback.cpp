@@ -32,7 +32,7 @@ Status DocumentEngine::begin_rollback(OperationContext& op, uint64_t min_valid_t
   // A rollback redone after a crash keeps the higher point (the source may have moved on).
   const MinValidPoint point{std::max(min_valid_ts, min_valid() ? min_valid()->ts : 0), false};
   if ((ret = min_valid_.write(op, point)) != 0) return op.rollback(), Status::from_wt(ret);
-  if ((ret = op.commit()) == 0) ret = op.flush_log();
+  if ((ret = op.commit()) == 0 && !planted::active(planted::Bug::kMinValidUnflushed)) ret = op.flush_log();
   if (ret == 0) min_valid_.committed(point);
   return Status::from_wt(ret);
 }

@@ -45,8 +45,8 @@ class FaultInjector {
   std::optional<uint64_t> capacity_at(sim::Nanos now_ns) const;
 
   const FaultPlan& plan() const { return plan_; }
-  // A checkpoint begins (the world says so; new log files and eviction passes the injector sees
-  // in the operations themselves): anchored crashes on it count from here.
+  // A checkpoint or a rollback begins (the world says so; new log files and eviction passes the
+  // injector sees in the operations themselves): anchored crashes on it count from here.
   void note(CrashAnchor event);
   // Whether a log switch is under way: from a later log file's creation to the sync that closes
   // the file before it (WiredTiger's log-close server), or the node's crash. A crash then is one
@@ -55,7 +55,7 @@ class FaultInjector {
   // The node's process is gone (any crash): what it had under way (a log switch) ends with it.
   void node_crashed() { end_log_switch(); }
   // How often each anchor event has begun so far, in CrashAnchor's order.
-  const std::array<uint64_t, 3>& anchor_counts() const { return anchor_counts_; }
+  const std::array<uint64_t, kCrashAnchorCount>& anchor_counts() const { return anchor_counts_; }
   // A count-triggered fault armed during the run (a script's crash after N more disk operations):
   // it joins the plan with the next index.
   void add(const Fault& fault);
@@ -93,7 +93,7 @@ class FaultInjector {
   std::vector<bool> spent_;        // per fault: a one-shot fault that fired
   std::vector<uint64_t> started_at_op_;  // per fault: the disk op a sticky error started at (0: not)
   std::vector<uint64_t> armed_at_op_;    // per anchored crash: the op it comes before (0: not yet)
-  std::array<uint64_t, 3> anchor_counts_ = {};
+  std::array<uint64_t, kCrashAnchorCount> anchor_counts_ = {};
   bool evicting_ = false;  // the last mutating operation was eviction's
   uint64_t newest_log_ = 0;               // the number of the newest log file created
   uint64_t log_switch_first_op_ = 0;      // the switch's first operation (0: none under way)

@@ -30,10 +30,10 @@ DiskOp op_from(const std::string& s, const std::string& path) {
 }
 
 CrashAnchor anchor_from(const std::string& s, const std::string& path) {
-  for (CrashAnchor a : {CrashAnchor::kCheckpointStart, CrashAnchor::kLogSwitch, CrashAnchor::kEvictionPass}) {
+  for (CrashAnchor a : {CrashAnchor::kCheckpointStart, CrashAnchor::kLogSwitch, CrashAnchor::kEvictionPass, CrashAnchor::kRollback}) {
     if (s == to_string(a)) return a;
   }
-  throw sim::JsonError(path, "unknown event \"" + s + "\" (expected checkpoint_start, log_switch or eviction_pass)");
+  throw sim::JsonError(path, "unknown event \"" + s + "\" (expected checkpoint_start, log_switch, eviction_pass or rollback)");
 }
 
 // {"event": "checkpoint_start", "nth": 1, "disk_ops": 5}
@@ -94,6 +94,7 @@ const char* to_string(CrashAnchor anchor) {
     case CrashAnchor::kCheckpointStart: return "checkpoint_start";
     case CrashAnchor::kLogSwitch: return "log_switch";
     case CrashAnchor::kEvictionPass: return "eviction_pass";
+    case CrashAnchor::kRollback: return "rollback";
   }
   return "?";
 }

@@ -28,14 +28,17 @@ enum class FaultKind {
 enum class DiskOp { kRead, kWrite, kSync };
 
 // Where storage engines break: an anchored crash comes a few mutating disk operations after the
-// nth time one of these begins (a checkpoint, a new log file, a pass of page eviction).
-enum class CrashAnchor { kCheckpointStart, kLogSwitch, kEvictionPass };
+// nth time one of these begins (a checkpoint, a new log file, a pass of page eviction), or where a
+// replica set member's recovery breaks (a rollback's first step, the write of its minValid).
+enum class CrashAnchor { kCheckpointStart, kLogSwitch, kEvictionPass, kRollback };
+inline constexpr size_t kCrashAnchorCount = 4;
 struct Anchor {
   CrashAnchor event = CrashAnchor::kCheckpointStart;
   uint64_t nth = 1;       // counts from 1, over the whole run (every node generation)
   // The crash comes before the mutating disk operation this many after the event's first one
   // (0: that one itself). A checkpoint's first is the first after it begins; a log switch's is the
-  // new log file's creation; an eviction pass's is its first write.
+  // new log file's creation; an eviction pass's is its first write; a rollback's is the first
+  // after it begins.
   uint64_t disk_ops = 0;
 };
 

@@ -90,6 +90,10 @@ const std::vector<PropertyInfo>& catalogue() {
        "after every start, WiredTiger's metadata holds no table but the engine's own (catalog, oplog, minValid, "
        "vote record) and those a catalog row names: a dropped collection's or index's table, or the remains of a "
        "DDL a crash cut short, is gone; judged from the raw metadata and catalog rows"},
+      {Property::kMinValidKept, "min_valid_kept",
+       "a replica set member that began a rollback keeps its minValid until its oplog reaches it: every start "
+       "finds the point in the raw minValid table, and until then the member neither becomes primary nor answers "
+       "a read; judged on what its rollbacks and applier did, not on the engine's minValid"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

@@ -42,8 +42,9 @@ enum class Property {
   kFindsReturnEveryMatch,
   kRecordHoldsDocument,
   kNoOrphanTables,
+  kMinValidKept,
 };
-inline constexpr size_t kPropertyCount = 30;
+inline constexpr size_t kPropertyCount = 31;
 
 struct Violation {
   Property property;

@@ -123,6 +123,13 @@ const std::vector<BugInfo>& catalogue() {
       // only a check of WiredTiger's own table list sees the leak.
       {Bug::kOrphanIndexesKept, "startup drops a dropped collection's table but keeps its indexes' tables, which hold their disk space for good",
        "scenarios/jstests/drop.json", Property::kNoOrphanTables, {}},
+      // Each secondary crashes ten disk operations into its first rollback: past the commit of
+      // minValid, before the log flush of finish_rollback. The rollback is redone after the restart
+      // whatever minValid says, and converges, so only a check of the raw minValid row sees the loss.
+      {Bug::kMinValidUnflushed, "a rollback commits minValid without flushing the log before it puts back documents, so a crash mid-rollback loses it",
+       "scenarios/replica_set_members.json", Property::kMinValidKept,
+       {R"(replica_set.members=[{},{"priority":0.5,"fault_plan":[{"kind":"crash","after":{"event":"rollback","nth":1,"disk_ops":10}}]},)"
+        R"({"priority":0,"hidden":true,"fault_plan":[{"kind":"crash","after":{"event":"rollback","nth":1,"disk_ops":10}}]}])"}},
   };
   return bugs;
 }

@@ -46,6 +46,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kUpdateFitsWithoutHeader, "update_fits_without_header"},
     {Bug::kReleaseSkipsNodeTables, "release_skips_node_tables"},
     {Bug::kOrphanIndexesKept, "orphan_indexes_kept"},
+    {Bug::kMinValidUnflushed, "min_valid_unflushed"},
 }};
 
 std::optional<Bug> g_enabled;

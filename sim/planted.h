@@ -50,9 +50,10 @@ enum class Bug {
   kUpdateFitsWithoutHeader,   // an in-place update's fit test forgets the record's 16-byte header
   kReleaseSkipsNodeTables,    // a release-mode backup copies and releases only the catalog's tables
   kOrphanIndexesKept,         // startup drops a dropped collection's table but keeps its indexes' tables
+  kMinValidUnflushed,         // a rollback commits minValid without flushing the log before it puts documents back
 };
 
-inline constexpr size_t kBugCount = 38;
+inline constexpr size_t kBugCount = 39;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -41,7 +41,7 @@ TEST(FaultPlan, ErrorsNameThePathAndTheProblem) {
   EXPECT_EQ(error_of(json::object()), "/fault_plan: expected an array of faults, found object {}");
   EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash"}])")), "/fault_plan/0: needs a trigger: at_ms, at_disk_op or after");
   EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","after":{"event":"commit"}}])")),
-            "/fault_plan/0/after/event: unknown event \"commit\" (expected checkpoint_start, log_switch or eviction_pass)");
+            "/fault_plan/0/after/event: unknown event \"commit\" (expected checkpoint_start, log_switch, eviction_pass or rollback)");
   EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","after":{"event":"log_switch","nth":0}}])")), "/fault_plan/0/after/nth: must be at least 1");
   EXPECT_EQ(error_of(json::parse(R"([{"kind":"crash","at_disk_op":3,"after":{"event":"log_switch"}}])")),
             "/fault_plan/0/after: an anchored crash has no at_ms or at_disk_op");
@@ -186,7 +186,7 @@ Fault anchored(CrashAnchor event, uint64_t nth, uint64_t disk_ops) {
 TEST(FaultInjector, AnchoredCrashesCountFromTheirEvent) {
   FaultPlan plan;
   plan.faults = {anchored(CrashAnchor::kCheckpointStart, 2, 1), anchored(CrashAnchor::kLogSwitch, 1, 0),
-                 anchored(CrashAnchor::kEvictionPass, 2, 1)};
+                 anchored(CrashAnchor::kEvictionPass, 2, 1), anchored(CrashAnchor::kRollback, 1, 0)};
   FaultInjector inj(plan);
   inj.note(CrashAnchor::kCheckpointStart);                       // the first: not this one
   EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt").crash);     // op 1
@@ -201,8 +201,10 @@ TEST(FaultInjector, AnchoredCrashesCountFromTheirEvent) {
   EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "writer-0").crash);          // the pass ends
   EXPECT_FALSE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);  // pass 2 begins
   EXPECT_TRUE(inj.on_disk_op(FsOp::kWrite, "kv.wt", "wt:evict-server").crash);   // one after its first
-  EXPECT_EQ(inj.take_fired().size(), 3u);
-  EXPECT_EQ(inj.anchor_counts(), (std::array<uint64_t, 3>{2, 1, 2}));
+  inj.note(CrashAnchor::kRollback);                                              // the world's, as a checkpoint's
+  EXPECT_TRUE(inj.on_disk_op(FsOp::kCreate, "minvalid.wt").crash);               // disk_ops 0: its first op
+  EXPECT_EQ(inj.take_fired().size(), 4u);
+  EXPECT_EQ(inj.anchor_counts(), (std::array<uint64_t, kCrashAnchorCount>{2, 1, 2, 1}));
 }
 
 // WiredTiger 3.2.1 switches log files by writing WiredTigerTmplog.N, renaming it to

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "engine/oplog.h"
+#include "properties/min_valid_ledger.h"
 #include "tests/oplog_test_util.h"
 
 namespace wtsim::engine {
@@ -117,6 +118,9 @@ TEST(Rollback, ACrashInTheMiddleLeavesTheDivergentEntriesAndTheRollbackIsRedoneW
   member.run([&](OperationContext& op) { ASSERT_TRUE(member.engine().begin_rollback(op, 13).ok()); });
   restore_all(member, source);
   member.crash_and_recover();  // before finish_rollback
+  std::optional<uint64_t> stored_ts;
+  member.run([&](OperationContext& op) { ASSERT_EQ(properties::read_min_valid_ts(op.session(), &stored_ts), 0); });
+  EXPECT_EQ(stored_ts, 13u) << "the raw row min_valid_kept reads";
   ASSERT_TRUE(member.engine().min_valid().has_value()) << "minValid was made durable before any document";
   EXPECT_FALSE(member.engine().min_valid()->truncated);
   EXPECT_EQ(member.engine().next_oplog_ts(), 14u) << "the divergent entries are still there";
@@ -130,6 +134,8 @@ TEST(Rollback, ACrashInTheMiddleLeavesTheDivergentEntriesAndTheRollbackIsRedoneW
   apply_from(member, source, 10);
   EXPECT_EQ(all_documents(member), source.docs);
   EXPECT_FALSE(member.engine().min_valid().has_value());
+  member.run([&](OperationContext& op) { ASSERT_EQ(properties::read_min_valid_ts(op.session(), &stored_ts), 0); });
+  EXPECT_FALSE(stored_ts) << "cleared in the table too";
 }
 
 TEST(Rollback, RestoredDocumentsHaveNoOplogEntryAndTheSourceAnswersAbsentOnes) {

@@ -7,7 +7,8 @@
 // world/replica_set.h), the primary steps down, or its wtimeout passes. A find with readConcern
 // "majority" waits the same way for the newest entry of the oplog it read from; a "local" find
 // answers at once. A script's steps (world/script_clients.h) are served the same way: document
-// commands on the writable primary (a find that names a member, on any), and replSetStepDown.
+// commands on the writable primary (a find that names a member, on any, but one below a rollback's
+// minValid: NotMasterOrSecondary), and replSetStepDown. A member below minValid stands for no election.
 #include "sim/planted.h"
 #include "world/elector.h"
 #include "world/replica_set.h"
@@ -39,7 +40,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
   ElectableSystem(RunContext& run, NodeContext& host, SyncSource& source, ReplicaSet& set)
       : SecondarySystem(run, host, source),
         set_(set),
-        elector_(run, host, set, [this](engine::OperationContext& op) { return newest_committed(op); }, [this] { return !stopped(); }) {
+        elector_(run, host, set, [this](engine::OperationContext& op) { return newest_committed(op); }, [this] { return !stopped() && !recovering(); }) {
     set.add(host.member(), elector_, *this, [this] { return backup_copying(); });
   }
 
@@ -93,6 +94,9 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
 
   ScriptReply serve_script(const ScriptRequest& request) override {
     if (!request.any_member && !elector_.writable()) return reply_code("NotMaster");
+    if (request.any_member) {  // a find on this member, whatever its role
+      if (const std::string refusal = read_refusal(); !refusal.empty()) return reply_code(refusal);
+    }
     const uint64_t term = elector_.term();
     const bool write = is_write_command(request.cmd);
     const InFlight in_flight(writes_in_flight_, write);
@@ -154,6 +158,7 @@ class ElectableSystem final : public SecondarySystem, public ClientServer {
       host_.node_call("create_schema", [&] { return create_documents_schema(*engine_, op, run_.scenario()); });
     }
     if (!elector_.draining() || elector_.term() != term) return;  // it stepped down meanwhile
+    judge_serving("become primary");
     engine_->set_oplog_term(term);
     elector_.drained();
   }

@@ -12,6 +12,7 @@
 #include "engine/wt_error.h"
 #include "faults/crash_mode.h"
 #include "faults/disk.h"
+#include "faults/fault_plan.h"
 #include "sim/sync.h"
 #include "sim/virtual_clock.h"
 #include "models/kv_model.h"
@@ -126,6 +127,10 @@ class NodeContext {
   // A script's crash step with a count: the node loses power just before the `n`th mutating disk
   // operation from now (whichever fiber makes it), as a fault plan's at_disk_op would.
   virtual void arm_crash_after(uint64_t n, faults::CrashMode mode) = 0;
+  // System::read_refusal of the node's system: "" if it may answer a read, else the code it answers.
+  virtual std::string read_refusal() = 0;
+  // An event a fault plan's anchored crashes count from (a rollback begins; faults/fault_plan.h).
+  virtual void note_crash_anchor(faults::CrashAnchor event) = 0;
 
  protected:
   ~NodeContext() = default;

@@ -56,6 +56,9 @@ class NodeHost final : public NodeContext {
   void end_commit() override { system_->end_commit(); }
   [[noreturn]] void crash_now(faults::CrashMode mode, const std::string& cause) override;
   void arm_crash_after(uint64_t n, faults::CrashMode mode) override;
+  void note_crash_anchor(faults::CrashAnchor event) override { injector_.note(event); }
+  std::string read_refusal() override { return system_->read_refusal(); }
+  bool recovering() const { return system_->recovering(); }
 
   // --- For the run (world/world.h). ---
   const std::string& member_suffix() const { return member_suffix_; }  // "", ".m2"

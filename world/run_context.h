@@ -35,7 +35,7 @@ class MemberAccess {
   virtual uint64_t newest_ts(size_t member) = 0;
   virtual size_t member_count() const = 0;
   // Its state as replSetGetStatus names it: PRIMARY, SECONDARY, DOWN (not serving) or
-  // RECOVERING (it stopped applying and needs a resync).
+  // RECOVERING (it stopped applying and needs a resync, or it is below a rollback's minValid).
   virtual std::string member_state(size_t member) = 0;
   // Cuts the links of `shape` (or pauses its member) for script step `step`, traced as a network
   // event; it lasts until end_script_faults, or the liveness phase.

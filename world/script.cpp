@@ -169,7 +169,7 @@ const std::vector<std::pair<std::string, int>>& error_codes() {
   static const std::vector<std::pair<std::string, int>> kCodes = {
       {"OK", 0}, {"BadValue", 2}, {"HostUnreachable", 6}, {"FailedToParse", 9}, {"IllegalOperation", 20}, {"NamespaceNotFound", 26},
       {"IndexNotFound", 27}, {"WriteConcernFailed", 64}, {"CannotCreateIndex", 67}, {"InvalidOptions", 72}, {"AmbiguousIndexKeyPattern", 181},
-      {"ExceededTimeLimit", 262}, {"CannotGrowCapped", 10003}, {"NotMaster", 10107}, {"DuplicateKey", 11000}};
+      {"ExceededTimeLimit", 262}, {"CannotGrowCapped", 10003}, {"NotMaster", 10107}, {"DuplicateKey", 11000}, {"NotMasterOrSecondary", 13436}};
   return kCodes;
 }
 

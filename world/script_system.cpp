@@ -81,6 +81,7 @@ class ScriptSystem final : public DocSystem, private ScriptDriver {
     auto r = std::make_shared<ScriptReply>();
     const std::string why = DocSystem::run_.members()->read_on(member, [r, ns = a["ns"].get<std::string>(), req = find_request(a)](
                                                                            NodeContext& host, engine::DocumentEngine& e, engine::OperationContext& op) {
+      if (const std::string refusal = host.read_refusal(); !refusal.empty()) return void(r->code = refusal);
       const engine::FindResult f = host.node_call("script_find", [&] { return e.find(op, ns, req); });
       r->code = code_text(f.status);
       r->n = f.docs.size();

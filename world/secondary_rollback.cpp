@@ -17,7 +17,11 @@ RollbackResult Rollback::run() {
   if (!refetched.answered) return retry("refetching " + std::to_string(keys.size()) + " documents: " + refetched.why);
   {
     const CommitInFlight in_flight(host_);  // minValid's write: a backup releasing its pin waits
-    host_.node_call("rollback_begin", [&] { return engine_.begin_rollback(op_, std::max<uint64_t>(refetched.top_ts, 1)); });
+    host_.note_crash_anchor(faults::CrashAnchor::kRollback);
+    const uint64_t point_ts = std::max<uint64_t>(refetched.top_ts, 1);
+    const engine::Status s = host_.node_call("rollback_begin", [&] { return engine_.begin_rollback(op_, point_ts); });
+    if (!s.ok()) return retry("writing minValid failed");
+    ledger_.rollback_began(point_ts);
   }
   match_catalog_(refetched.catalog);
   restore(keys, refetched);

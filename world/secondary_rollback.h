@@ -17,6 +17,7 @@
 #include <string>
 
 #include "engine/engine.h"
+#include "properties/min_valid_ledger.h"
 #include "world/node_context.h"
 #include "world/run_context.h"
 #include "world/sync_source.h"
@@ -36,9 +37,10 @@ class Rollback {
   static_assert(kEntriesMax <= SyncSource::kRefetchDocumentsMax);
   using CatalogMatcher = std::function<void(const std::map<std::string, engine::CollectionSpec>&)>;
 
+  // `ledger` learns the point of each minValid the rollback makes durable (min_valid_kept).
   Rollback(RunContext& run, NodeContext& host, engine::DocumentEngine& engine, engine::OperationContext& op,
-           SyncSource& source, CatalogMatcher match_catalog)
-      : run_(run), host_(host), engine_(engine), op_(op), source_(source), match_catalog_(std::move(match_catalog)) {}
+           SyncSource& source, properties::MinValidLedger& ledger, CatalogMatcher match_catalog)
+      : run_(run), host_(host), engine_(engine), op_(op), source_(source), ledger_(ledger), match_catalog_(std::move(match_catalog)) {}
 
   RollbackResult run();
 
@@ -57,6 +59,7 @@ class Rollback {
   engine::DocumentEngine& engine_;
   engine::OperationContext& op_;
   SyncSource& source_;
+  properties::MinValidLedger& ledger_;
   CatalogMatcher match_catalog_;
   uint64_t common_ts_ = 0;
   size_t entries_ = 0;  // divergent entries walked

@@ -88,7 +88,8 @@ std::optional<size_t> SecondarySystem::fetch_and_apply(engine::OperationContext&
   if (batch.outcome == SyncBatch::Outcome::kTooStale) return stop("too_stale", last.ts, "too stale: " + batch.why + "; it needs a resync");
   if (batch.outcome == SyncBatch::Outcome::kDiverged) {
     event("rollback_required", {{"applied_ts", last.ts}, {"why", batch.why}});
-    const RollbackResult r = Rollback(run_, host_, *engine_, op, source_, [&](const auto& catalog) { match_catalog(op, catalog); }).run();
+    const RollbackResult r =
+        Rollback(run_, host_, *engine_, op, source_, min_valid_ledger_, [&](const auto& catalog) { match_catalog(op, catalog); }).run();
     if (r.outcome == RollbackResult::Outcome::kImpossible) return stop("rollback_impossible", last.ts, "cannot roll back: " + r.why);
     if (r.outcome == RollbackResult::Outcome::kRetry) event("rollback_retry", {{"why", r.why}});
     return std::nullopt;
@@ -104,6 +105,7 @@ std::optional<size_t> SecondarySystem::fetch_and_apply(engine::OperationContext&
       return std::nullopt;
     }
     const engine::Status s = host_.node_call("apply", [&] { return engine_->apply_oplog_entry(op, entry); });
+    if (s.code == engine::ErrorCode::kOk) min_valid_ledger_.applied(entry.ts);
     if (s.code != engine::ErrorCode::kOk) {
       finding(properties::Property::kReplicasConverge, "member " + std::to_string(host_.member()) + ": applying the entry at ts " +
                                                            std::to_string(entry.ts) + " failed: code " + std::to_string(static_cast<int>(s.code)));
@@ -115,6 +117,26 @@ std::optional<size_t> SecondarySystem::fetch_and_apply(engine::OperationContext&
   }
   applied_fetch_ns_ = round_ns;
   return batch.entries.size();
+}
+
+int SecondarySystem::open(WT_CONNECTION* conn) {
+  const int ret = DocSystem::open(conn);
+  if (ret != 0 || !min_valid_ledger_.owed_ts()) return ret;
+  engine::OperationContext op(conn);
+  std::optional<uint64_t> stored_ts;
+  if (const int read = properties::read_min_valid_ts(op.session(), &stored_ts); read != 0) return read;
+  if (auto f = min_valid_ledger_.check_start(stored_ts)) finding(f->first, f->second);
+  return 0;
+}
+
+std::string SecondarySystem::read_refusal() {
+  if (recovering()) return "NotMasterOrSecondary";
+  judge_serving("answer a read");
+  return "";
+}
+
+void SecondarySystem::judge_serving(const std::string& what) {
+  if (auto f = min_valid_ledger_.check_serving(what)) finding(f->first, "member " + std::to_string(host_.member()) + ": " + f->second);
 }
 
 std::nullopt_t SecondarySystem::stop(const char* kind, uint64_t applied_ts, std::string why) {

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/min_valid_ledger.h"
 #include "world/doc_system.h"
 #include "world/sync_source.h"
 #include "world/ttl_monitor.h"
@@ -44,6 +45,12 @@ class SecondarySystem : public DocSystem {
   // must) until a batch comes back empty, so that the member holds what the primary holds. A
   // member that needs a resync has nothing to catch up with: the convergence check leaves it out.
   bool catch_up() override;
+  // Also judges min_valid_kept on the raw minValid table while a rollback's point is owed.
+  int open(WT_CONNECTION* conn) override;
+  // Below its minValid (the engine's, as MongoDB's member goes by its own): RECOVERING, it answers
+  // no read and stands for no election. A read it answers is judged on the ledger.
+  bool recovering() const override { return engine_ != nullptr && engine_->min_valid().has_value(); }
+  std::string read_refusal() override;
 
  protected:
   // The collections and indexes arrive with replication (the primary's catalog).
@@ -60,6 +67,8 @@ class SecondarySystem : public DocSystem {
   // Whether the TTL monitor's pass beginning now deletes (a secondary's never does).
   virtual bool ttl_primary() const { return false; }
   const TtlMonitor& ttl_monitor() const { return monitor_; }
+  // min_valid_kept: the member is about to `what` (become primary, answer a read).
+  void judge_serving(const std::string& what);
 
  private:
   void fetcher();
@@ -82,6 +91,7 @@ class SecondarySystem : public DocSystem {
   sim::Nanos applied_fetch_ns_ = -1;  // when the last wholly applied batch was asked for
   TtlSpec ttl_;
   TtlMonitor monitor_;
+  properties::MinValidLedger min_valid_ledger_;  // over every generation: what its rollbacks owe
 };
 
 }  // namespace wtsim::world

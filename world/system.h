@@ -66,6 +66,12 @@ class System {
   // Why this member's data need not equal the primary's at the end ("": it must), e.g. it needs
   // a resync that is not simulated.
   virtual std::string convergence_exempt() const { return ""; }
+  // The code a replica set member answers a read it may not serve with ("": it serves it): a
+  // member below a rollback's minValid is RECOVERING (NotMasterOrSecondary). One that serves is
+  // judged there (min_valid_kept).
+  virtual std::string read_refusal() { return ""; }
+  // Below a rollback's minValid: replSetGetStatus says RECOVERING.
+  virtual bool recovering() const { return false; }
   // The document engine while the node is open (a sync source serves from it); nullptr if none.
   virtual engine::DocumentEngine* engine() { return nullptr; }
   // NodeContext::begin_commit and end_commit: a commit outside the engine's observer.

@@ -318,7 +318,7 @@ std::string World::member_state(size_t member) {
   const NodeHost& host = *hosts_.at(member);
   // A paused member answers no heartbeat: MongoDB reports it as DOWN (state 8).
   if (hosts_[member]->serving_engine() == nullptr || hosts_[member]->paused()) return "DOWN";
-  if (!host.convergence_exempt().empty()) return "RECOVERING";
+  if (!host.convergence_exempt().empty() || host.recovering()) return "RECOVERING";
   if (set_) return set_->elector(member).role() == Elector::Role::kSecondary ? "SECONDARY" : "PRIMARY";
   return member == 0 ? "PRIMARY" : "SECONDARY";  // without elections the first is the primary
 }
