@@ -146,10 +146,13 @@ void Oplog::truncated(uint64_t ts) {
 
 // A range truncate, as MongoDB's oplog truncation does: one positioning, then a walk (keys need
 // not exist: an aborted writer leaves a hole), and no per-entry cursor remove calls.
+// It keeps every entry from the oldest ts an open transaction holds: that entry may still commit,
+// and one committed below the oplog's first ts would never be trimmed.
 int Oplog::trim(OperationContext& op) {
   if (!config_.oplog || next_ts_ - first_ts_ <= config_.oplog_max_entries) return 0;
-  const uint64_t keep_from = next_ts_ - config_.oplog_max_entries;
-  assert(keep_from > first_ts_);
+  const uint64_t bound_ts = next_ts_ - config_.oplog_max_entries - (planted::active(planted::Bug::kOplogTrimOffByOne) ? 1 : 0);
+  const uint64_t keep_from = std::min(bound_ts, visible_below());
+  if (keep_from <= first_ts_) return 0;  // an open transaction holds the oldest entry's ts
   WT_SESSION* s = op.session();
   WT_CURSOR* start = nullptr;
   WT_CURSOR* stop = nullptr;

@@ -94,6 +94,10 @@ const std::vector<PropertyInfo>& catalogue() {
        "a replica set member that began a rollback keeps its minValid until its oplog reaches it: every start "
        "finds the point in the raw minValid table, and until then the member neither becomes primary nor answers "
        "a read; judged on what its rollbacks and applier did, not on the engine's minValid"},
+      {Property::kOplogWithinBound, "oplog_within_bound",
+       "the oplog keeps at most oplog_max_entries ts behind its newest entry once a trim pass ran (MongoDB's capped "
+       "oplog): judged on the oplog table's raw keys around each pass (the newest before it, the oldest after it); "
+       "two passes in a row that leave older entries are a violation"},
   };
   assert(kProperties.size() == kPropertyCount);
   return kProperties;

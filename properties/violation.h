@@ -43,8 +43,9 @@ enum class Property {
   kRecordHoldsDocument,
   kNoOrphanTables,
   kMinValidKept,
+  kOplogWithinBound,
 };
-inline constexpr size_t kPropertyCount = 31;
+inline constexpr size_t kPropertyCount = 32;
 
 struct Violation {
   Property property;

@@ -130,6 +130,10 @@ const std::vector<BugInfo>& catalogue() {
        "scenarios/replica_set_members.json", Property::kMinValidKept,
        {R"(replica_set.members=[{},{"priority":0.5,"fault_plan":[{"kind":"crash","after":{"event":"rollback","nth":1,"disk_ops":10}}]},)"
         R"({"priority":0,"hidden":true,"fault_plan":[{"kind":"crash","after":{"event":"rollback","nth":1,"disk_ops":10}}]}])"}},
+      // One entry too many, every pass: the oplog still holds every document's newest entry, so
+      // only its size shows the bug. A bound of 10 entries lets a handful of writes show it.
+      {Bug::kOplogTrimOffByOne, "a trim pass computes its bound one ts too low and keeps one entry more than oplog_max_entries",
+       "scenarios/documents.json", Property::kOplogWithinBound, {"duration_ms=4000", "node.oplog_max_entries=10"}},
   };
   return bugs;
 }

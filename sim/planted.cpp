@@ -47,6 +47,7 @@ constexpr std::array<std::pair<Bug, const char*>, kBugCount> kNames = {{
     {Bug::kReleaseSkipsNodeTables, "release_skips_node_tables"},
     {Bug::kOrphanIndexesKept, "orphan_indexes_kept"},
     {Bug::kMinValidUnflushed, "min_valid_unflushed"},
+    {Bug::kOplogTrimOffByOne, "oplog_trim_off_by_one"},
 }};
 
 std::optional<Bug> g_enabled;

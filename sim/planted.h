@@ -51,9 +51,10 @@ enum class Bug {
   kReleaseSkipsNodeTables,    // a release-mode backup copies and releases only the catalog's tables
   kOrphanIndexesKept,         // startup drops a dropped collection's table but keeps its indexes' tables
   kMinValidUnflushed,         // a rollback commits minValid without flushing the log before it puts documents back
+  kOplogTrimOffByOne,         // a trim pass keeps one entry more than the oplog's bound
 };
 
-inline constexpr size_t kBugCount = 39;
+inline constexpr size_t kBugCount = 40;
 
 const char* name_of(Bug bug);
 std::optional<Bug> find(const std::string& name);

@@ -86,6 +86,7 @@ int DocSystem::open(WT_CONNECTION* conn) {
   });
   op_ = std::make_unique<engine::OperationContext>(conn);
   last_n_.clear();
+  oplog_bound_.restarted();
   int ret = engine_->open(*op_);
   if (ret == 0) ret = check_tables_named();
   if (ret == 0) {
@@ -305,7 +306,8 @@ std::vector<properties::Marker> DocSystem::busy_phases() const {
   return phases;
 }
 
-DocSystem::DocSystem(RunContext& run, NodeContext& host) : run_(run), host_(host) {
+DocSystem::DocSystem(RunContext& run, NodeContext& host)
+    : run_(run), host_(host), oplog_bound_(std::max<uint64_t>(run.scenario().node.oplog_max_entries, 1)) {
   const Scenario& s = run_.scenario();
   if (!s.backup.enabled || s.backup.member != host_.member()) return;
   backup_ = std::make_unique<HotBackupActor>(run_, host_, engine_, rewrites_, commits_in_flight_,
@@ -355,11 +357,22 @@ void DocSystem::spawn_oplog_trimmer(const std::string& suffix) {
     while (sim.now_ns() < run_.end_ns()) {
       sim.sleep_until(std::min(sim.now_ns() + sim::kNsPerSec, run_.end_ns()));
       if (sim.now_ns() >= run_.end_ns()) break;
+      const std::optional<uint64_t> newest_before_ts = oplog_end(op, /*newest=*/true);
       begin_commit();  // a trim commits too: a backup's hold waits for it (hot_backup_actor.h)
       host_.node_call("trim_oplog", [&] { return engine_->trim_oplog(op); });
       end_commit();
+      if (auto f = oplog_bound_.pass(newest_before_ts, oplog_end(op, /*newest=*/false))) finding(f->first, f->second);
     }
   });
+}
+
+// The oplog table's newest or oldest key, read raw for oplog_within_bound (nullopt: none, or the
+// read failed: the pass is then not judged).
+std::optional<uint64_t> DocSystem::oplog_end(engine::OperationContext& op, bool newest) {
+  std::optional<uint64_t> ts;
+  const int ret = host_.node_call("oplog_bound_read", [&] { return properties::read_oplog_end(op.session(), newest, &ts); },
+                                  {.handle_failure = false});
+  return ret == 0 ? ts : std::nullopt;
 }
 
 void DocSystem::finding(properties::Property property, const std::string& detail) {

@@ -11,6 +11,7 @@
 
 #include "engine/engine.h"
 #include "properties/lock_holders.h"
+#include "properties/oplog_bound.h"
 #include "properties/write_reference.h"
 #include "world/documents_ops.h"
 #include "world/system.h"
@@ -128,6 +129,7 @@ class DocSystem : public System, public engine::CommitObserver {
   int read_documents(WT_CONNECTION* conn, models::KvState* out);
   int check_tables_named();
   void check_oplog(WT_CONNECTION* conn, std::vector<properties::Finding>* problems);
+  std::optional<uint64_t> oplog_end(engine::OperationContext& op, bool newest);
   void check_ttl_delete(const engine::DocWrite& w);
   void check_command_write(const engine::DocWrite& w);
   std::optional<properties::Finding> new_conflicting_grants();
@@ -145,6 +147,7 @@ class DocSystem : public System, public engine::CommitObserver {
   uint64_t commits_in_flight_ = 0;          // between before_commit and after_commit (this generation)
   uint64_t conflicting_grants_reported_ = 0;  // lock_safety's count already reported (this generation)
   properties::LockHolders lock_holders_;      // lock_safety's own list of who holds what (this generation)
+  properties::OplogBoundJudge oplog_bound_;    // oplog_within_bound, over the trimmer's passes
 };
 
 // Adds a record-store value to a model state (read_state, restore checks).
