@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -141,6 +142,15 @@ TEST(Failover, TheCutOffPrimaryStepsDownANewOneIsElectedAndTheOldOneRollsBackAnd
     for (const auto& e : events_of(*r.trace, "rollback")) old_primary_rolled_back |= e["details"]["member"] == 0;
     EXPECT_TRUE(old_primary_stepped_down);
     EXPECT_TRUE(old_primary_rolled_back) << "its w:1 writes made while cut off are not the new primary's";
+    // Below its last rollback's minValid a member is RECOVERING: it stands for no election.
+    for (const auto& stand : events_of(*r.trace, "election_start")) {
+      const auto& who = stand["details"]["member"];
+      std::optional<uint64_t> min_valid_ts;
+      for (const auto& rb : events_of(*r.trace, "rollback")) {
+        if (rb["details"]["member"] == who && rb["i"] < stand["i"]) min_valid_ts = rb["details"]["min_valid_ts"].get<uint64_t>();
+      }
+      if (min_valid_ts) EXPECT_GE(stand["details"]["applied_ts"].get<uint64_t>(), *min_valid_ts) << stand.dump();
+    }
     // The clients followed the primary: acknowledged writes on member 1 while it was primary.
     std::map<size_t, size_t> ok_by_member;
     size_t majority_acks = 0, unknown = 0, majority_reads = 0, majority_reads_with_point = 0;
