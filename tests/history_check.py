@@ -477,6 +477,7 @@ class Judgement:
         self.found_durability_violation = any(getattr(c, "found_durability_violation", False) for c in self.members)
         self.judge_convergence()
         self.judge_elections()
+        self.judge_min_valid()
         self.judge_majority_writes()
         reported = {v["property"] for v in self.t["verdict"].get("violations", [])}
         self.judge_ttl_primaries(reported)
@@ -534,6 +535,26 @@ class Judgement:
             self.problems.append("two primaries (or two votes) in one term without a one_primary_per_term violation")
         if reported and not self.found_two_primaries:
             self.problems.append("a one_primary_per_term violation the elected and vote events do not show")
+
+    def judge_min_valid(self):
+        """A member below its last rollback's minValid is RECOVERING and never elected: each winner's
+        newest entry at its election_start against the min_valid_ts of its last rollback event; a
+        min_valid_kept violation wherever not. (The property's other half, the raw minValid row at
+        every start, is not in the trace.)"""
+        reported = any(e["kind"] == "violation" and e["details"]["property"] == "min_valid_kept" for e in self.t["events"])
+        min_valid, applied_at_start = {}, {}
+        self.found_primary_below_min_valid = False
+        for e in self.t["events"]:
+            d = e.get("details", {})
+            if e["kind"] == "rollback":
+                min_valid[d["member"]] = d["min_valid_ts"]
+            elif e["kind"] == "election_start":
+                applied_at_start[(d["member"], d["term"])] = d["applied_ts"]
+            elif e["kind"] == "elected" and (d["member"], d["term"]) in applied_at_start:
+                below = applied_at_start[(d["member"], d["term"])] < min_valid.get(d["member"], 0)
+                self.found_primary_below_min_valid |= below
+        if self.found_primary_below_min_valid and not reported:
+            self.problems.append("a member elected below its last rollback's minValid without a min_valid_kept violation")
 
     def judge_ttl_primaries(self, reported):
         """With elections, a TTL delete must come from a pass that began while its member was a
@@ -629,7 +650,7 @@ def main(argv):
         c.run()
         caught = c.flagged > 0 or c.found_durability_violation or c.found_divergence or c.found_two_primaries or \
             c.found_lost_majority_write or c.found_rolled_back_read or c.found_ttl_off_primary or \
-            c.found_bad_read or c.found_bad_restore
+            c.found_bad_read or c.found_bad_restore or c.found_primary_below_min_valid
         verdict_ok = c.t["verdict"]["ok"]
         if expect_violation:
             bad = not caught

@@ -61,6 +61,10 @@ fo = json.load(open(sys.argv[6]))
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "elected" and e["details"]["term"] >= 2); e["details"]["term"] = 1; save(t, "second_primary.json")
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "final_oplog"); e["details"]["runs"] = e["details"]["runs"][:1]; save(t, "majority_write_lost.json")
 t = json.loads(json.dumps(fo)); e = first(t, lambda e: e["kind"] == "primary_writable" and e["details"]["term"] >= 2); e["details"]["member"] = 2; save(t, "ttl_off_primary.json")
+# The old primary elected again below its rollback's minValid (its newest entry at the election edited).
+t = json.loads(json.dumps(fo)); rb = first(t, lambda e: e["kind"] == "rollback" and e["details"]["member"] == 0)
+e = first(t, lambda e: e["kind"] == "election_start" and e["details"]["member"] == 0 and e["i"] > rb["i"])
+e["details"]["applied_ts"] = rb["details"]["min_valid_ts"] - 1; save(t, "elected_below_min_valid.json")
 # A script's acknowledged w:"majority" write whose entry the final oplog does not hold (its term edited).
 sd = json.load(open(sys.argv[7]))
 t = json.loads(json.dumps(sd)); e = first(t, lambda e: e["kind"] == "script_step" and e["details"].get("w") == "majority"); e["details"]["entry"]["term"] = 99; save(t, "script_majority_write_lost.json")
