@@ -2,24 +2,14 @@
 
 #include <algorithm>
 #include <cassert>
-#include <cstring>
+
+#include "engine/wt_schema.h"
 
 namespace wtsim::properties {
 namespace {
 
 constexpr const char* kMinValidUri = "table:minvalid";
 constexpr int64_t kRowKey = 1;
-
-bool table_listed(WT_SESSION* session, int* ret) {
-  WT_CURSOR* c = nullptr;
-  if ((*ret = session->open_cursor(session, "metadata:", nullptr, nullptr, &c)) != 0) return false;
-  c->set_key(c, kMinValidUri);
-  *ret = c->search(c);
-  c->close(c);
-  const bool listed = *ret == 0;
-  if (*ret == WT_NOTFOUND) *ret = 0;
-  return listed;
-}
 
 }  // namespace
 
@@ -47,10 +37,10 @@ std::optional<Finding> MinValidLedger::check_serving(const std::string& what) co
 
 int read_min_valid_ts(WT_SESSION* session, std::optional<uint64_t>* ts) {
   ts->reset();
-  int ret = 0;
-  if (!table_listed(session, &ret)) return ret;
+  if (!engine::table_exists(session, kMinValidUri)) return 0;
   WT_CURSOR* c = nullptr;
-  if ((ret = session->open_cursor(session, kMinValidUri, nullptr, nullptr, &c)) != 0) return ret;
+  int ret = session->open_cursor(session, kMinValidUri, nullptr, nullptr, &c);
+  if (ret != 0) return ret;
   c->set_key(c, kRowKey);
   if ((ret = c->search(c)) == 0) {
     uint64_t stored = 0;
