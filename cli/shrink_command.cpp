@@ -69,7 +69,7 @@ int shrink_command(const ShrinkOptions& o) {
   const uint64_t seed = trace.doc["header"]["seed"].get<uint64_t>();
   runs::ShrinkResult r;
   try {
-    r = runs::shrink(trace.doc["header"], property, {o.max_runs, o.time_budget_s},
+    r = runs::shrink(trace.doc["header"], property, {o.max_runs, o.time_budget_s, o.jobs},
                       o.quiet ? nullptr : progress_line());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "\nwtsim: %s\n", e.what());

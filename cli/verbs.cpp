@@ -86,6 +86,7 @@ void add_trace_verbs(CLI::App& app, Verbs& v) {
   shrink->add_option("-o,--output", v.shrink.out_path, "Where to write the minimal run's trace (.json or .jsonl)")->required();
   shrink->add_option("--time-budget", v.shrink.time_budget_s, "Wall seconds to spend (no new candidate after)")->capture_default_str()->check(CLI::Range(1.0, 86400.0));
   shrink->add_option("--max-runs", v.shrink.max_runs, "Candidate runs at most")->capture_default_str()->check(CLI::Range(1, 100000));
+  shrink->add_option("--jobs", v.shrink.jobs, "Candidate runs at once, each a forked process (default: the number of cores)")->check(CLI::Range(1, 64));
   shrink->add_flag("-q,--quiet", v.shrink.quiet, "Print nothing; use the exit code");
 
   CLI::App* save = app.add_subcommand("save-regression", "Save a trace's run as a regression case NAME_seedN.json (its fault plan explicit), checked to reproduce.");
@@ -149,7 +150,7 @@ void add_run_options(CLI::App* cmd, RunOptions& run) {
 void add_verbs(CLI::App& app, Verbs& v) {
   // The core count only (no thread is started): the default number of run processes at once.
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  v.explore.jobs = v.sweep.jobs = v.selftest.jobs = cores;
+  v.explore.jobs = v.sweep.jobs = v.selftest.jobs = v.shrink.jobs = cores;
   add_run_options(app.add_subcommand("run", "Run one scenario with one seed; print the verdict, write a trace."), v.run);
   add_explore(app, v.explore);
   add_merge(app, v.merge);

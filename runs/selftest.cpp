@@ -160,7 +160,7 @@ void shrink_catch(const SelftestOptions& o, const std::string& exe, BugResult& r
   run_seeds({exe, 1, 0}, {0},
             [&](uint64_t) {
               return std::vector<std::string>{"wtsim-planted", "shrink", in, "-o", out, "-q", "--time-budget",
-                                              std::to_string(o.shrink_budget_s)};
+                                              std::to_string(o.shrink_budget_s), "--jobs", std::to_string(o.jobs)};
             },
             [&](const SeedResult& s) { return code = s.exit_code, false; });
   r.shrink_s = wall_seconds() - start_s;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 
+#include "runs/forked_batch.h"
 #include "sim/planted.h"
 #include "traces/client_operations.h"
 #include "world/scenario.h"
@@ -107,6 +108,29 @@ Candidate with_replica_set_faults(const Candidate& c, const std::vector<ReplicaS
   return out;
 }
 
+// What a candidate's run, in a forked child, tells the shrinker.
+struct Probe {
+  bool fails = false;             // the property failed, with the original cause
+  bool holds_without_bug = true;  // a guarded shrink's: the run with the planted bug off did not fail it
+  uint64_t operations = 0, events = 0;
+  double run_s = 0;
+
+  ReportWords words() const {
+    return {uint64_t{fails} | uint64_t{holds_without_bug} << 1, operations, events, static_cast<uint64_t>(run_s * 1e6)};
+  }
+  // A child that crashed or was killed reports a run that does not fail.
+  static Probe from(const ChildReport& r) {
+    Probe p;
+    if (!r.completed) return p;
+    p.fails = (r.words[0] & 1) != 0;
+    p.holds_without_bug = (r.words[0] & 2) != 0;
+    p.operations = r.words[1];
+    p.events = r.words[2];
+    p.run_s = static_cast<double>(r.words[3]) / 1e6;
+    return p;
+  }
+};
+
 class Shrinker {
  public:
   Shrinker(const nlohmann::json& header, std::string property, const ShrinkLimits& limits,
@@ -122,7 +146,7 @@ class Shrinker {
     result_.reproduced = violates(first, property_, "");
     cause_ = first_cause(first, property_);
     result_.before = size_of(first, original);
-    accept(original, std::move(first));
+    accept_original(original, std::move(first));
     if (result_.reproduced) run_passes();
     // A planted bug's shrink that stepped onto a setting failing without the bug goes back to the
     // last one that did not, and goes on with every candidate checked with the bug off.
@@ -132,6 +156,7 @@ class Shrinker {
     }
     assert(runs_ <= std::max<uint64_t>(limits_.max_runs, 1) && "a candidate runs only within the budget");
     result_.budget_exhausted = exhausted();
+    if (!best_is_current_) adopt(run_uncounted(current_));  // the children's runs are gone: run the kept one again
     result_.after = size_of(best_, current_);
     result_.runs = runs_ + settle_runs_;
     result_.wall_s = elapsed_s();
@@ -150,8 +175,9 @@ class Shrinker {
 
   // A candidate starts only if a run as long as the current one still fits in the time budget
   // (two for a planted bug's shrink: its last setting is run once more with the bug off).
+  // A kept candidate is run once more at the end, for its trace.
   bool exhausted() const {
-    const double reserved_s = best_run_s_ * (planted::enabled() ? 2 : 1);
+    const double reserved_s = best_run_s_ * (planted::enabled() ? 3 : 2);
     return runs_ >= limits_.max_runs || elapsed_s() + reserved_s > limits_.time_budget_s;
   }
 
@@ -163,36 +189,138 @@ class Shrinker {
   world::RunResult execute(const Candidate& c) {
     const world::Scenario s = world::recorded_scenario(c.scenario, "shrink candidate");
     ++runs_;
+    if (progress_) progress_({pass_, runs_, 0, 0});
     const Clock::time_point run_start = Clock::now();
     world::RunResult r = world::run_scenario(s, seed_, &c.plan);
     last_run_s_ = std::chrono::duration<double>(Clock::now() - run_start).count();
-    if (progress_) progress_({pass_, runs_, result_.before.events, best_.trace ? best_.trace->event_count() : 0});
     return r;
   }
 
-  void accept(Candidate c, world::RunResult r) {
+  // A search's probes a round: one per job.
+  size_t probes() const { return static_cast<size_t>(std::max(limits_.jobs, 1)); }
+
+  // bisect_down over `make(v)`'s candidates, accepting each that still fails (the last is the smallest).
+  uint64_t bisect_accepting(uint64_t current, uint64_t floor, const std::function<Candidate(uint64_t)>& make, bool no_larger,
+                            uint64_t slack_divisor = 0) {
+    return bisect_down_batched(
+        current, floor,
+        [&](const std::vector<uint64_t>& values) {
+          std::vector<Candidate> cs;
+          for (uint64_t v : values) cs.push_back(make(v));
+          return first_accepted(cs, no_larger);
+        },
+        slack_divisor, probes());
+  }
+
+  // The original, run here: its result is the best so far.
+  void accept_original(Candidate c, world::RunResult r) {
     assert(r.trace != nullptr && r.trace->event_count() > 0);
-    assert(runs_ == 1 || violates(r, property_, cause_));  // only the original may hold
     accepted_.push_back(c);
     current_ = std::move(c);
-    best_ = std::move(r);
-    best_ops_ = client_operations_in(*best_.trace);  // counted once, compared with every candidate
+    adopt(std::move(r));
     best_run_s_ = last_run_s_;
   }
 
+  // `r`, a run of current_, is the best so far.
+  void adopt(world::RunResult r) {
+    best_ = std::move(r);
+    best_ops_ = client_operations_in(*best_.trace);  // counted once, compared with every candidate
+    best_events_ = best_.trace->event_count();
+    best_is_current_ = true;
+  }
+
+  void accept(const Candidate& c, const Probe& p) {
+    assert(p.fails && (!guarded_ || p.holds_without_bug));
+    accepted_.push_back(c);
+    current_ = c;
+    best_ops_ = p.operations;
+    best_events_ = p.events;
+    best_run_s_ = p.run_s;
+    best_is_current_ = false;
+  }
+
   // Fewer client operations, or as many and no more events.
-  bool no_larger_than_best(const world::RunResult& r) const {
-    const uint64_t ops = client_operations_in(*r.trace);
-    return ops < best_ops_ || (ops == best_ops_ && r.trace->event_count() <= best_.trace->event_count());
+  bool no_larger_than_best(const Probe& p) const {
+    return p.operations < best_ops_ || (p.operations == best_ops_ && p.events <= best_events_);
+  }
+
+  bool acceptable(const Probe& p, bool no_larger) const {
+    return p.fails && (!no_larger || no_larger_than_best(p)) && (!guarded_ || p.holds_without_bug);
   }
 
   // Runs `c`; if the property still fails (and, with `no_larger`, the run is no larger), `c`
   // becomes the current setting. A candidate the scenario reader rejects counts as passing.
-  bool try_candidate(const Candidate& c, bool no_larger = false) {
-    std::optional<world::RunResult> r = failing_run(c);
-    if (!r || (no_larger && !no_larger_than_best(*r)) || (guarded_ && !holds_without_bug(c))) return false;
-    accept(c, std::move(*r));
-    return true;
+  bool try_candidate(const Candidate& c, bool no_larger = false) { return first_accepted({c}, no_larger).has_value(); }
+
+  // Runs `cs` (as many at once as the jobs allow) and accepts the first, in order, that
+  // try_candidate would; the ones after it are dropped. Its index.
+  std::optional<size_t> first_accepted(const std::vector<Candidate>& cs, bool no_larger) {
+    std::optional<size_t> hit;
+    probe_in_order(cs, [&](size_t i, const Probe& p) {
+      if (!acceptable(p, no_larger)) return true;
+      accept(cs[i], p);
+      hit = i;
+      return false;
+    });
+    return hit;
+  }
+
+  // `cs` a chain, each to be tried once the one before it is accepted (one count halved again
+  // and again): accepted in order until one is not. How many were.
+  size_t accepted_chain(const std::vector<Candidate>& cs, bool no_larger) {
+    size_t n = 0;
+    probe_in_order(cs, [&](size_t i, const Probe& p) {
+      if (!acceptable(p, no_larger)) return false;
+      accept(cs[i], p);
+      return ++n, true;
+    });
+    return n;
+  }
+
+  // The first of `cs`, in order, whose run still fails (none accepted); its probe in `*probe`.
+  std::optional<size_t> first_failing(const std::vector<Candidate>& cs, Probe* probe) {
+    std::optional<size_t> hit;
+    probe_in_order(cs, [&](size_t i, const Probe& p) {
+      if (!p.fails) return true;
+      *probe = p;
+      hit = i;
+      return false;
+    });
+    return hit;
+  }
+
+  // Runs `cs` in forked children, limits_.jobs at once, within the budget, and hands their probes
+  // to `take` in order until it says stop.
+  void probe_in_order(const std::vector<Candidate>& cs, const std::function<bool(size_t, const Probe&)>& take) {
+    ForkedBatch b;
+    b.count = cs.size();
+    b.parallel = std::max(limits_.jobs, 1);
+    b.job = [&](size_t i) { return probe_here(cs[i]).words(); };
+    b.may_start = [&] {
+      if (exhausted()) return false;
+      ++runs_;
+      if (progress_) progress_({pass_, runs_, result_.before.events, best_events_});
+      return true;
+    };
+    b.take = [&](size_t i, const ChildReport& r) { return take(i, Probe::from(r)); };
+    run_forked_batch(b);
+  }
+
+  // In a child: one run of `c` and what the parent needs of it.
+  Probe probe_here(const Candidate& c) {
+    Probe p;
+    try {
+      const Clock::time_point run_start = Clock::now();
+      const world::RunResult r = world::run_scenario(world::recorded_scenario(c.scenario, "shrink candidate"), seed_, &c.plan);
+      p.run_s = std::chrono::duration<double>(Clock::now() - run_start).count();
+      p.fails = violates(r, property_, cause_);
+      p.operations = client_operations_in(*r.trace);
+      p.events = r.trace->event_count();
+      if (p.fails && guarded_) p.holds_without_bug = holds_without_bug(c);
+    } catch (const std::invalid_argument&) {
+      p.fails = false;  // the scenario reader rejects it
+    }
+    return p;
   }
 
   // A planted bug's shrink ends on a setting that fails the property only with the bug on: one
@@ -212,8 +340,7 @@ class Shrinker {
     }
     current_ = accepted_[good];
     accepted_.resize(good + 1);
-    best_ = run_uncounted(current_);
-    best_ops_ = client_operations_in(*best_.trace);
+    adopt(run_uncounted(current_));
     assert(violates(best_, property_, cause_) && "an accepted setting fails again: runs are deterministic");
     return false;
   }
@@ -234,19 +361,6 @@ class Shrinker {
     return world::run_scenario(world::recorded_scenario(c.scenario, "shrink candidate"), seed_, &c.plan);
   }
 
-  // Runs `c` within the budget: its result if the property still fails, else none.
-  std::optional<world::RunResult> failing_run(const Candidate& c) {
-    if (exhausted()) return std::nullopt;
-    world::RunResult r;
-    try {
-      r = execute(c);
-    } catch (const std::invalid_argument&) {
-      return std::nullopt;
-    }
-    if (!violates(r, property_, cause_)) return std::nullopt;
-    return r;
-  }
-
   // ddmin over the plan's entries (after trying none at all), then over a replica set's own
   // (the network's faults and each member's plan).
   bool drop_faults() {
@@ -260,10 +374,14 @@ class Shrinker {
     if (all.empty()) return false;
     if (try_candidate(with_plan(base, {}))) return true;
     if (all.size() == 1) return false;
-    const std::vector<size_t> keep = ddmin(all.size(), [&](const std::vector<size_t>& subset) {
-      faults::FaultPlan p;
-      for (size_t i : subset) p.faults.push_back(all[i]);
-      return try_candidate(with_plan(base, std::move(p)));
+    const std::vector<size_t> keep = ddmin_batched(all.size(), [&](const std::vector<std::vector<size_t>>& subsets) {
+      std::vector<Candidate> cs;
+      for (const std::vector<size_t>& subset : subsets) {
+        faults::FaultPlan p;
+        for (size_t i : subset) p.faults.push_back(all[i]);
+        cs.push_back(with_plan(base, std::move(p)));
+      }
+      return first_accepted(cs, /*no_larger=*/false);
     });
     assert(keep.size() <= all.size());
     return keep.size() < all.size();
@@ -275,8 +393,10 @@ class Shrinker {
     if (all.empty()) return false;
     if (try_candidate(with_replica_set_faults(base, all, {}), /*no_larger=*/true)) return true;
     if (all.size() == 1) return false;
-    const std::vector<size_t> keep = ddmin(all.size(), [&](const std::vector<size_t>& subset) {
-      return try_candidate(with_replica_set_faults(base, all, subset), /*no_larger=*/true);
+    const std::vector<size_t> keep = ddmin_batched(all.size(), [&](const std::vector<std::vector<size_t>>& subsets) {
+      std::vector<Candidate> cs;
+      for (const std::vector<size_t>& subset : subsets) cs.push_back(with_replica_set_faults(base, all, subset));
+      return first_accepted(cs, /*no_larger=*/true);
     });
     assert(keep.size() <= all.size());
     return keep.size() < all.size();
@@ -292,12 +412,14 @@ class Shrinker {
 
   // A replica set's entry: its window earlier (as wide), then narrower; a count trigger smaller.
   bool simplify_replica_set_fault(const nlohmann::json::json_pointer& at) {
-    const auto edited = [&](const char* field, uint64_t value, uint64_t width_ms) {
-      Candidate c = with_plan(current_, current_.plan);
-      nlohmann::json& e = c.scenario[at];
-      e[field] = value;
-      if (width_ms > 0) e["until_ms"] = e["at_ms"].get<uint64_t>() + width_ms;
-      return try_candidate(c, /*no_larger=*/true);
+    const auto edited = [&](const char* field, uint64_t width_ms) {
+      return [this, at, field, width_ms](uint64_t value) {
+        Candidate c = with_plan(current_, current_.plan);
+        nlohmann::json& e = c.scenario[at];
+        e[field] = value;
+        if (width_ms > 0) e["until_ms"] = e["at_ms"].get<uint64_t>() + width_ms;
+        return c;
+      };
     };
     const nlohmann::json f = current_.scenario[at];
     bool changed = false;
@@ -306,15 +428,16 @@ class Shrinker {
     const uint64_t width_ms = window ? f["until_ms"].get<uint64_t>() - f["at_ms"].get<uint64_t>() : 0;
     if (f.contains("at_ms")) {
       const uint64_t at_ms = f["at_ms"].get<uint64_t>();
-      changed |= bisect_down(at_ms, 0, [&](uint64_t ms) { return edited("at_ms", ms, width_ms); }, kDurationSlackDivisor) < at_ms;
+      changed |= bisect_accepting(at_ms, 0, edited("at_ms", width_ms), true, kDurationSlackDivisor) < at_ms;
     }
     if (width_ms > 1) {
       const uint64_t from_ms = current_.scenario[at]["at_ms"].get<uint64_t>();
-      changed |= bisect_down(width_ms, 1, [&](uint64_t w) { return edited("until_ms", from_ms + w, 0); }, kDurationSlackDivisor) < width_ms;
+      const auto until = edited("until_ms", 0);
+      changed |= bisect_accepting(width_ms, 1, [&](uint64_t w) { return until(from_ms + w); }, true, kDurationSlackDivisor) < width_ms;
     }
     if (f.contains("at_disk_op")) {
       const uint64_t n = f["at_disk_op"].get<uint64_t>();
-      changed |= bisect_down(n, 1, [&](uint64_t v) { return edited("at_disk_op", v, 0); }, kDurationSlackDivisor) < n;
+      changed |= bisect_accepting(n, 1, edited("at_disk_op", 0), true, kDurationSlackDivisor) < n;
     }
     return changed;
   }
@@ -328,14 +451,14 @@ class Shrinker {
     const auto with_value = [&](uint64_t ms) {
       Candidate c = with_plan(current_, current_.plan);
       c.scenario[kLiveness] = ms;
-      return try_candidate(c, /*no_larger=*/true);
+      return c;
     };
-    uint64_t ms = current_.scenario.value(kLiveness, uint64_t{0});
+    const uint64_t ms = current_.scenario.value(kLiveness, uint64_t{0});
     if (ms == 0) return false;
-    if (with_value(0)) return true;
-    bool changed = false;
-    for (; ms / 2 > 0 && with_value(ms / 2); ms /= 2) changed = true;
-    return changed;
+    if (try_candidate(with_value(0), /*no_larger=*/true)) return true;
+    std::vector<Candidate> halved;
+    for (uint64_t v = ms / 2; v > 0; v /= 2) halved.push_back(with_value(v));
+    return accepted_chain(halved, /*no_larger=*/true) > 0;
   }
 
   // One entry: an earlier time trigger (a window moves along), a smaller count trigger, plainer modes.
@@ -350,17 +473,17 @@ class Shrinker {
     if (f.at_ns) {
       const uint64_t at_ms = static_cast<uint64_t>(*f.at_ns / sim::kNsPerMs);
       const sim::Nanos width_ns = f.until_ns > *f.at_ns ? f.until_ns - *f.at_ns : 0;
-      changed |= bisect_down(at_ms, 0, [&](uint64_t ms) {
-                   return try_candidate(edited([&](faults::Fault& g) {
+      changed |= bisect_accepting(at_ms, 0, [&](uint64_t ms) {
+                   return edited([&](faults::Fault& g) {
                      g.at_ns = static_cast<sim::Nanos>(ms) * sim::kNsPerMs;
                      if (width_ns > 0) g.until_ns = *g.at_ns + width_ns;
-                   }));
-                 }) < at_ms;
+                   });
+                 }, false) < at_ms;
     }
     if (f.at_disk_op) {
-      changed |= bisect_down(*f.at_disk_op, 1, [&](uint64_t n) {
-                   return try_candidate(edited([&](faults::Fault& g) { g.at_disk_op = n; }));
-                 }) < *f.at_disk_op;
+      changed |= bisect_accepting(*f.at_disk_op, 1, [&](uint64_t n) {
+                   return edited([&](faults::Fault& g) { g.at_disk_op = n; });
+                 }, false) < *f.at_disk_op;
     }
     if (f.kind == faults::FaultKind::kCrash && f.crash_mode != faults::CrashMode::kDropUnsynced) {
       changed |= try_candidate(edited([](faults::Fault& g) { g.crash_mode = faults::CrashMode::kDropUnsynced; }));
@@ -372,14 +495,14 @@ class Shrinker {
   bool shorten_duration() {
     pass_ = "duration";
     const uint64_t now_ms = current_.scenario.at("duration_ms").get<uint64_t>();
-    return bisect_down(
+    return bisect_accepting(
                now_ms, 1,
                [&](uint64_t ms) {
                  Candidate c = with_plan(current_, current_.plan);
                  c.scenario["duration_ms"] = ms;
-                 return try_candidate(c);
+                 return c;
                },
-               kDurationSlackDivisor) < now_ms;
+               false, kDurationSlackDivisor) < now_ms;
   }
 
   // Longer pauses between a client's operations (think time, a toucher's or a query loop's
@@ -417,37 +540,35 @@ class Shrinker {
 
   // Runs `c`, then bisects its duration down while it fails; keeps the shortest failing run if it
   // is no larger than the current one.
-  bool cut_and_keep(Candidate c) {
-    std::optional<world::RunResult> shortest = failing_run(c);
-    if (!shortest) return false;
+  bool cut_and_keep(const Candidate& c) {
+    Probe shortest;
+    if (!first_failing({c}, &shortest)) return false;
     Candidate kept = c;
-    bisect_down(
+    bisect_down_batched(
         c.scenario.at("duration_ms").get<uint64_t>(), 1,
-        [&](uint64_t ms) {
-          c.scenario["duration_ms"] = ms;
-          std::optional<world::RunResult> r = failing_run(c);
-          if (!r) return false;
-          shortest = std::move(r);  // bisection only moves down on a failure: the last is the shortest
-          kept = c;
-          return true;
+        [&](const std::vector<uint64_t>& values) {
+          std::vector<Candidate> cs(values.size(), c);
+          for (size_t i = 0; i < values.size(); ++i) cs[i].scenario["duration_ms"] = values[i];
+          Probe p;
+          const std::optional<size_t> hit = first_failing(cs, &p);
+          if (hit) shortest = p, kept = cs[*hit];  // bisection only moves down on a failure: the last is the shortest
+          return hit;
         },
-        kDurationSlackDivisor);
-    if (!no_larger_than_best(*shortest) || (guarded_ && !holds_without_bug(kept))) return false;
-    accept(std::move(kept), std::move(*shortest));
+        kDurationSlackDivisor, probes());
+    if (!acceptable(shortest, /*no_larger=*/true)) return false;
+    accept(kept, shortest);
     return true;
   }
 
   // Doubles the pause at `at` while the property fails and the run does not grow.
   bool lengthen(const nlohmann::json::json_pointer& at, uint64_t max) {
     if (!current_.scenario.contains(at) || !current_.scenario[at].is_number_unsigned()) return false;
-    bool changed = false;
+    std::vector<Candidate> doubled;
     for (uint64_t v = current_.scenario[at].get<uint64_t>(); v > 0 && v < max; v *= 2) {
-      Candidate c = with_plan(current_, current_.plan);
-      c.scenario[at] = v * 2;
-      if (!try_candidate(c, /*no_larger=*/true)) break;
-      changed = true;
+      doubled.push_back(with_plan(current_, current_.plan));
+      doubled.back().scenario[at] = v * 2;
     }
-    return changed;
+    return accepted_chain(doubled, /*no_larger=*/true) > 0;
   }
 
   // Every time of the run at once, divided: the duration, the node's checkpoint interval, the TTL
@@ -466,15 +587,12 @@ class Shrinker {
   bool divide_while_failing(std::optional<Candidate> (*divide)(const Candidate&, uint64_t),
                             std::initializer_list<uint64_t> divisors) {
     bool changed = false;
-    for (bool progress = true; progress;) {
-      progress = false;
+    for (bool progress = true; progress; changed |= progress) {
+      std::vector<Candidate> cs;
       for (uint64_t divisor : divisors) {
-        std::optional<Candidate> c = divide(current_, divisor);
-        if (c && try_candidate(*c, /*no_larger=*/true)) {
-          progress = changed = true;
-          break;
-        }
+        if (std::optional<Candidate> c = divide(current_, divisor)) cs.push_back(std::move(*c));
       }
+      progress = first_accepted(cs, /*no_larger=*/true).has_value();
     }
     return changed;
   }
@@ -525,37 +643,47 @@ class Shrinker {
 
   bool halve_section(const char* section) {
     if (!current_.scenario.contains(section) || !current_.scenario[section].is_object()) return false;
-    std::vector<std::string> keys;
+    std::vector<nlohmann::json::json_pointer> counts;
     for (const auto& [key, value] : current_.scenario[section].items()) {
-      if (value.is_number_unsigned() && value.get<uint64_t>() > 0) keys.push_back(key);
+      if (value.is_number_unsigned() && value.get<uint64_t>() > 0) counts.emplace_back("/" + std::string(section) + "/" + key);
     }
+    if (best_run_s_ < kCheapRunS) {
+      bool changed = false;
+      for (const auto& at : counts) changed |= lower_from(at, current_.scenario[at].get<uint64_t>());
+      return changed;
+    }
+    // Slow runs: each count halved once, all in one batch (most do not halve); the first that
+    // does goes on down, then the batch resumes after it.
     bool changed = false;
-    for (const std::string& key : keys) changed |= lower(nlohmann::json::json_pointer("/" + std::string(section) + "/" + key));
-    return changed;
-  }
-
-  // One count: the simplest values (0, then 1: no inserts, one key, one writer), else halved while
-  // the property fails and the run does not grow. When runs are slow, halved once first, so that a
-  // count that does not halve costs one run.
-  bool lower(const nlohmann::json::json_pointer& at) {
-    const auto with_value = [&](uint64_t v) {
-      Candidate c = with_plan(current_, current_.plan);
-      c.scenario[at] = v;
-      return try_candidate(c, /*no_larger=*/true);
-    };
-    const uint64_t start = current_.scenario[at].get<uint64_t>();
-    const bool cheap = best_run_s_ < kCheapRunS;
-    if (!cheap && !with_value(start / 2)) return false;  // one run for a count that does not halve
-    const uint64_t halved = cheap ? start : start / 2;
-    for (uint64_t simplest : {uint64_t{0}, uint64_t{1}}) {
-      if (simplest < halved / 2 && with_value(simplest)) return true;
-    }
-    bool changed = !cheap;
-    for (uint64_t v = halved; v > 0; v /= 2) {
-      if (!with_value(v / 2)) break;
+    for (size_t i = 0; i < counts.size(); ++i) {
+      std::vector<Candidate> halved;
+      for (size_t k = i; k < counts.size(); ++k) halved.push_back(with_count(counts[k], current_.scenario[counts[k]].get<uint64_t>() / 2));
+      const std::optional<size_t> hit = first_accepted(halved, /*no_larger=*/true);
+      if (!hit) break;
+      i += *hit;
+      lower_from(counts[i], current_.scenario[counts[i]].get<uint64_t>());
       changed = true;
     }
     return changed;
+  }
+
+  Candidate with_count(const nlohmann::json::json_pointer& at, uint64_t v) const {
+    Candidate c = with_plan(current_, current_.plan);
+    c.scenario[at] = v;
+    return c;
+  }
+
+  // One count from `start`: the simplest values (0, then 1: no inserts, one key, one writer),
+  // else halved while the property fails and the run does not grow.
+  bool lower_from(const nlohmann::json::json_pointer& at, uint64_t start) {
+    std::vector<Candidate> simplest;
+    for (uint64_t v : {uint64_t{0}, uint64_t{1}}) {
+      if (v < start / 2) simplest.push_back(with_count(at, v));
+    }
+    if (first_accepted(simplest, /*no_larger=*/true)) return true;
+    std::vector<Candidate> halved;
+    for (uint64_t v = start; v > 0; v /= 2) halved.push_back(with_count(at, v / 2));
+    return accepted_chain(halved, /*no_larger=*/true) > 0;
   }
 
   const nlohmann::json& header_;
@@ -570,7 +698,8 @@ class Shrinker {
   size_t settle_runs_ = 0;  // runs with the planted bug off (not counted against max_runs)
   bool guarded_ = false;    // every candidate is also run with the planted bug off
   std::vector<Candidate> accepted_;  // every setting accepted, the original first
-  uint64_t best_ops_ = 0;  // the current best run's client operations
+  uint64_t best_ops_ = 0, best_events_ = 0;  // the current best run's client operations and events
+  bool best_is_current_ = false;  // best_ is a run of current_ (not of an older setting: a child ran current_)
   double last_run_s_ = 0, best_run_s_ = 0;  // wall seconds of the last run and of the current best's
   Candidate current_;
   world::RunResult best_;
@@ -657,32 +786,51 @@ std::optional<ShrinkCandidate> time_divided(const ShrinkCandidate& c, uint64_t d
   return out;
 }
 
+namespace {
+
+// The first of `items`, in order, on which `fails` holds; the later ones are not tried.
+template <typename T, typename Fails>
+std::optional<size_t> first_in_order(const std::vector<T>& items, const Fails& fails) {
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (fails(items[i])) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<size_t> ddmin(size_t items, const std::function<bool(const std::vector<size_t>&)>& fails) {
+  return ddmin_batched(items, [&](const std::vector<std::vector<size_t>>& subsets) { return first_in_order(subsets, fails); });
+}
+
+std::vector<size_t> ddmin_batched(size_t items, const FirstFailing<std::vector<size_t>>& first_failing) {
   std::vector<size_t> set(items);
   for (size_t i = 0; i < items; ++i) set[i] = i;
   size_t chunks = 2;
   while (set.size() >= 2) {
     const size_t chunk = (set.size() + chunks - 1) / chunks;
-    bool reduced = false;
     // Each chunk alone, then each complement.
-    for (size_t start = 0; start < set.size() && !reduced; start += chunk) {
-      std::vector<size_t> part(set.begin() + start, set.begin() + std::min(set.size(), start + chunk));
-      if (part.size() < set.size() && fails(part)) {
-        set = std::move(part);
-        chunks = 2;
-        reduced = true;
-      }
+    std::vector<std::vector<size_t>> parts, rests;
+    for (size_t start = 0; start < set.size(); start += chunk) {
+      const auto from = set.begin() + static_cast<std::ptrdiff_t>(start);
+      const auto to = set.begin() + static_cast<std::ptrdiff_t>(std::min(set.size(), start + chunk));
+      if (to - from < static_cast<std::ptrdiff_t>(set.size())) parts.emplace_back(from, to);
+      std::vector<size_t> rest(set.begin(), from);
+      rest.insert(rest.end(), to, set.end());
+      rests.push_back(std::move(rest));
     }
-    for (size_t start = 0; start < set.size() && !reduced && chunks > 2; start += chunk) {
-      std::vector<size_t> rest(set.begin(), set.begin() + start);
-      rest.insert(rest.end(), set.begin() + std::min(set.size(), start + chunk), set.end());
-      if (fails(rest)) {
-        set = std::move(rest);
+    if (const std::optional<size_t> i = first_failing(parts)) {
+      set = parts[*i];
+      chunks = 2;
+      continue;
+    }
+    if (chunks > 2) {
+      if (const std::optional<size_t> i = first_failing(rests)) {
+        set = rests[*i];
         chunks = std::max<size_t>(chunks - 1, 2);
-        reduced = true;
+        continue;
       }
     }
-    if (reduced) continue;
     if (chunks >= set.size()) break;
     chunks = std::min(set.size(), chunks * 2);
   }
@@ -691,12 +839,34 @@ std::vector<size_t> ddmin(size_t items, const std::function<bool(const std::vect
 
 uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(uint64_t)>& fails,
                      uint64_t slack_divisor) {
+  return bisect_down_batched(
+      current, floor, [&](const std::vector<uint64_t>& values) { return first_in_order(values, fails); }, slack_divisor, 1);
+}
+
+uint64_t bisect_down_batched(uint64_t current, uint64_t floor, const FirstFailing<uint64_t>& first_failing,
+                             uint64_t slack_divisor, size_t probes) {
+  assert(probes >= 1);
   if (current <= floor) return current;
-  if (fails(floor)) return floor;
-  uint64_t lo = floor, hi = current;  // fails(lo) is false, fails(hi) true
-  while (hi - lo > 1 && (slack_divisor == 0 || hi - lo > hi / slack_divisor)) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    (fails(mid) ? hi : lo) = mid;
+  uint64_t lo = floor, hi = current;  // fails(hi) holds; fails(lo) does not, once lo_known
+  bool lo_known = false;
+  while (!lo_known || (hi - lo > 1 && (slack_divisor == 0 || hi - lo > hi / slack_divisor))) {
+    std::vector<uint64_t> values;
+    if (!lo_known) values.push_back(lo);
+    const size_t inside = lo_known ? probes : probes - 1;
+    for (size_t j = 1; j <= inside; ++j) {
+      const auto step = static_cast<uint64_t>(static_cast<unsigned __int128>(hi - lo) * j / (inside + 1));
+      if (step > 0 && lo + step < hi && (values.empty() || values.back() < lo + step)) values.push_back(lo + step);
+    }
+    if (values.empty()) values.push_back(lo + (hi - lo) / 2);
+    const std::optional<size_t> i = first_failing(values);
+    if (i && !lo_known && *i == 0) return floor;
+    if (i) {
+      hi = values[*i];
+      if (*i > 0) lo = values[*i - 1];
+    } else {
+      lo = values.back();
+    }
+    lo_known = true;
   }
   return hi;
 }

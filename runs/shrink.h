@@ -27,6 +27,7 @@ namespace wtsim::runs {
 struct ShrinkLimits {
   size_t max_runs = 200;
   double time_budget_s = 60;
+  int jobs = 1;  // candidates run at once, each in a forked child (in order: the result does not depend on timing)
 };
 
 // What the shrinker holds now, for a progress line.
@@ -73,16 +74,27 @@ struct ShrinkCandidate {
 // than `divisor` ms.
 std::optional<ShrinkCandidate> time_divided(const ShrinkCandidate& c, uint64_t divisor);
 
-// `fails` runs one candidate.
+// `fails` runs one candidate; `first_failing` runs a batch of them (at once, as many as the jobs
+// allow) and names the first, in the batch's order, that still fails.
+template <typename T>
+using FirstFailing = std::function<std::optional<size_t>(const std::vector<T>&)>;
 
 // ddmin (Zeller): a 1-minimal subset of `items` (as indexes into it, ascending) on which `fails`
 // still holds, given it holds on all of them.
 std::vector<size_t> ddmin(size_t items, const std::function<bool(const std::vector<size_t>&)>& fails);
+// The same, each round's subsets (the chunks, then their complements) given as one batch: the
+// same result, as the first in a batch's order is the one ddmin would have tried first.
+std::vector<size_t> ddmin_batched(size_t items, const FirstFailing<std::vector<size_t>>& first_failing);
 // The smallest value in [floor, current] found by bisection on which `fails` holds, given it
 // holds on `current` (exact if failing is monotone in the value). With `slack_divisor` d > 0 the
 // bisection stops once the interval is within 1/d of the value it holds (fewer runs for a long
 // duration, where the last few milliseconds shrink nothing).
 uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(uint64_t)>& fails,
                      uint64_t slack_divisor = 0);
+// The same search with `probes` values a round, ascending, equally spaced inside the interval (the
+// floor first, in the first round): the interval shrinks to 1/(probes + 1) a round. One probe is
+// bisect_down.
+uint64_t bisect_down_batched(uint64_t current, uint64_t floor, const FirstFailing<uint64_t>& first_failing,
+                             uint64_t slack_divisor, size_t probes);
 
 }  // namespace wtsim::runs

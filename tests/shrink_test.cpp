@@ -3,11 +3,15 @@
 // run that still fails the same property and replays identically.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 
+#include "runs/forked_batch.h"
 #include "runs/replay.h"
 #include "runs/shrink.h"
 #include "traces/trace_reader.h"
@@ -50,6 +54,86 @@ TEST(Shrink, BisectDownWithSlackStopsCloseAboveTheSmallestValue) {
   EXPECT_GE(found, 5895u) << "what it returns still fails";
   EXPECT_LE(found, 5895u + 5895u / 16) << "and lies within the slack";
   EXPECT_LT(slack_calls, exact_calls);
+}
+
+// ddmin with each round's subsets as one batch gives ddmin's own result, whichever the predicate.
+TEST(Shrink, DdminBatchedMatchesDdmin) {
+  for (size_t items : {1u, 2u, 7u, 8u, 13u}) {
+    for (size_t a = 0; a < items; ++a) {
+      const size_t b = (a * 5 + 3) % items;
+      const auto fails = [&](const std::vector<size_t>& s) { return contains(s, a) && contains(s, b); };
+      size_t batches = 0;
+      const std::vector<size_t> batched = ddmin_batched(items, [&](const std::vector<std::vector<size_t>>& subsets) -> std::optional<size_t> {
+        ++batches;
+        for (size_t i = 0; i < subsets.size(); ++i) {
+          if (fails(subsets[i])) return i;
+        }
+        return std::nullopt;
+      });
+      EXPECT_EQ(batched, ddmin(items, fails)) << items << " items, " << a << " and " << b << " matter";
+      EXPECT_TRUE(contains(batched, a) && contains(batched, b));
+    }
+  }
+}
+
+// Two probes a round find the same smallest failing value in fewer rounds (each round's probes
+// run at once); every batch is ascending and inside the interval.
+TEST(Shrink, BisectDownBatchedTakesFewerRounds) {
+  for (uint64_t smallest : {1u, 2u, 37u, 999u, 1000u}) {
+    size_t rounds_1 = 0, rounds_2 = 0;
+    const auto first_failing = [&](size_t* rounds) {
+      return [&, rounds](const std::vector<uint64_t>& values) -> std::optional<size_t> {
+        ++*rounds;
+        EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
+        EXPECT_EQ(std::adjacent_find(values.begin(), values.end()), values.end());
+        for (size_t i = 0; i < values.size(); ++i) {
+          EXPECT_LE(values[i], 1000u);
+          if (values[i] >= smallest) return i;
+        }
+        return std::nullopt;
+      };
+    };
+    EXPECT_EQ(bisect_down_batched(1000, 1, first_failing(&rounds_1), 0, 1), smallest);
+    EXPECT_EQ(bisect_down_batched(1000, 1, first_failing(&rounds_2), 0, 2), smallest);
+    if (smallest > 1) {
+      EXPECT_LT(rounds_2, rounds_1) << smallest;
+    }
+  }
+}
+
+// Children's reports come back in the jobs' order whatever order they finish in; a crashed child
+// reports nothing; stopping the batch starts no more and kills the ones running.
+TEST(ForkedBatch, ReportsInOrderAndStops) {
+  std::vector<size_t> taken;
+  ForkedBatch b;
+  b.count = 6;
+  b.parallel = 2;
+  b.job = [](size_t i) -> ReportWords {
+    if (i == 2) std::abort();  // a crash
+    usleep(static_cast<useconds_t>((6 - i) * 20'000));  // later jobs finish sooner
+    return {i * 10, 0, 0, 0};
+  };
+  size_t started = 0;
+  b.may_start = [&] { return ++started, true; };
+  b.take = [&](size_t i, const ChildReport& r) {
+    taken.push_back(i);
+    EXPECT_EQ(r.completed, i != 2);
+    if (r.completed) {
+      EXPECT_EQ(r.words[0], i * 10);
+    }
+    return i < 3;
+  };
+  EXPECT_EQ(run_forked_batch(b), 4u);
+  EXPECT_EQ(taken, (std::vector<size_t>{0, 1, 2, 3}));
+  EXPECT_LE(started, 6u);
+  // A budget that says no after two: the rest never start.
+  taken.clear();
+  started = 0;
+  b.job = [](size_t i) -> ReportWords { return {i, 0, 0, 0}; };
+  b.may_start = [&] { return ++started <= 2; };
+  b.take = [&](size_t i, const ChildReport&) { return taken.push_back(i), true; };
+  EXPECT_EQ(run_forked_batch(b), 2u);
+  EXPECT_EQ(taken, (std::vector<size_t>{0, 1}));
 }
 
 // The negative control run from a swarm scenario (as explore's traces are), with the lying-sync
