@@ -11,7 +11,7 @@ struct ShrinkOptions {
   std::string trace_path;
   std::string out_path;
   double time_budget_s = 60;
-  size_t max_runs = 200;
+  size_t max_runs = 500;
   int jobs = 1;  // candidates run at once
   bool quiet = false;
 };

@@ -1,6 +1,6 @@
 #pragma once
 // Shrinking a failing run (delta debugging): from a trace's header (scenario, seed, fault plan),
-// re-run in process with smaller settings while the same property still fails. Passes, repeated
+// re-run with smaller settings while the same property still fails. Passes, repeated
 // in rounds until none makes progress, the coarse ones first: lower the documents loaded before
 // the run starts, shorten the liveness phase (none first), divide every time of the run at once
 // (time_divided), lower the workload's counts (the simplest values first), lengthen the clients'
@@ -10,7 +10,8 @@
 // as still fails). A candidate is kept only if the run does not grow (client operations, then
 // events). A planted bug's shrink ends on the newest accepted setting that does not fail the
 // property with the bug off (settled after the passes: the newest first, else by bisection). The seed stays: the result is the same seed with smaller settings. Every candidate is
-// one bounded run; the number of runs and the wall time are capped.
+// one bounded run in a forked child, `jobs` at once, their reports taken in order (the result does
+// not depend on timing); the number of runs and the wall time are capped.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -25,7 +26,7 @@
 namespace wtsim::runs {
 
 struct ShrinkLimits {
-  size_t max_runs = 200;
+  size_t max_runs = 500;
   double time_budget_s = 60;
   int jobs = 1;  // candidates run at once, each in a forked child (in order: the result does not depend on timing)
 };
