@@ -189,6 +189,20 @@ TEST(Shrink, ShrinksThePaddedNegativeControlToAFewEvents) {
   std::remove(path.c_str());
 }
 
+// Two jobs: candidates two at a time, their reports taken in order, so two shrinks that end at a
+// fixpoint (not cut by the budget) end on the same run, and it fails the same property (how many
+// runs each started may differ: a child started ahead is killed once an earlier one is kept).
+TEST(Shrink, TwoJobsEndOnTheSameRunWhicheverChildFinishesFirst) {
+  const nlohmann::json header = padded_failing_header();
+  ShrinkResult a = shrink(header, kProperty, {500, 120, 2});
+  ShrinkResult b = shrink(header, kProperty, {500, 120, 2});
+  ASSERT_TRUE(a.reproduced && b.reproduced);
+  ASSERT_FALSE(a.budget_exhausted || b.budget_exhausted) << "a fixpoint, not a budget's cut";
+  EXPECT_EQ(a.minimal.trace->hash(), b.minimal.trace->hash());
+  EXPECT_LE(a.after.operations, 20u);
+  EXPECT_TRUE(std::any_of(a.minimal.violations.begin(), a.minimal.violations.end(), [](const auto& v) { return v.name() == kProperty; }));
+}
+
 TEST(Shrink, TimeDividedScalesEveryTimeOfTheRunTogether) {
   ShrinkCandidate c;
   c.scenario = nlohmann::json::parse(R"({"duration_ms": 90000, "node": {"checkpoint_interval_ms": 500, "journal_commit_interval_ms": 100},
