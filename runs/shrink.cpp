@@ -849,15 +849,16 @@ uint64_t bisect_down_batched(uint64_t current, uint64_t floor, const FirstFailin
   if (current <= floor) return current;
   uint64_t lo = floor, hi = current;  // fails(hi) holds; fails(lo) does not, once lo_known
   bool lo_known = false;
-  while (!lo_known || (hi - lo > 1 && (slack_divisor == 0 || hi - lo > hi / slack_divisor))) {
+  const auto open = [&](uint64_t below) { return hi - below > 1 && (slack_divisor == 0 || hi - below > hi / slack_divisor); };
+  while (!lo_known || open(lo)) {
+    // What bisect_down would probe next, each one if the one before it does not fail (most
+    // candidates do not): the floor first, then the middle of what is left above the last.
     std::vector<uint64_t> values;
     if (!lo_known) values.push_back(lo);
-    const size_t inside = lo_known ? probes : probes - 1;
-    for (size_t j = 1; j <= inside; ++j) {
-      const auto step = static_cast<uint64_t>(static_cast<unsigned __int128>(hi - lo) * j / (inside + 1));
-      if (step > 0 && lo + step < hi && (values.empty() || values.back() < lo + step)) values.push_back(lo + step);
+    for (uint64_t below = lo; values.size() < probes && open(below);) {
+      below += (hi - below) / 2;
+      values.push_back(below);
     }
-    if (values.empty()) values.push_back(lo + (hi - lo) / 2);
     const std::optional<size_t> i = first_failing(values);
     if (i && !lo_known && *i == 0) return floor;
     if (i) {

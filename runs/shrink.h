@@ -92,9 +92,10 @@ std::vector<size_t> ddmin_batched(size_t items, const FirstFailing<std::vector<s
 // duration, where the last few milliseconds shrink nothing).
 uint64_t bisect_down(uint64_t current, uint64_t floor, const std::function<bool(uint64_t)>& fails,
                      uint64_t slack_divisor = 0);
-// The same search with `probes` values a round, ascending, equally spaced inside the interval (the
-// floor first, in the first round): the interval shrinks to 1/(probes + 1) a round. One probe is
-// bisect_down.
+// The same search, `probes` values a round: the value bisect_down probes next, then the one it
+// would probe after it if that one did not fail, and so on (the floor first, in the first round).
+// The first failing value of a round is where bisect_down would have gone: the same values are
+// tried in the same order, up to `probes` of them at once.
 uint64_t bisect_down_batched(uint64_t current, uint64_t floor, const FirstFailing<uint64_t>& first_failing,
                              uint64_t slack_divisor, size_t probes);
 

@@ -76,27 +76,39 @@ TEST(Shrink, DdminBatchedMatchesDdmin) {
   }
 }
 
-// Two probes a round find the same smallest failing value in fewer rounds (each round's probes
-// run at once); every batch is ascending and inside the interval.
-TEST(Shrink, BisectDownBatchedTakesFewerRounds) {
+// Two probes a round try what one probe a round tries, in the same order (each round's values up
+// to its first failing one), in fewer rounds when probes do not fail.
+TEST(Shrink, BisectDownBatchedTriesTheSameValuesInFewerRounds) {
   for (uint64_t smallest : {1u, 2u, 37u, 999u, 1000u}) {
-    size_t rounds_1 = 0, rounds_2 = 0;
-    const auto first_failing = [&](size_t* rounds) {
-      return [&, rounds](const std::vector<uint64_t>& values) -> std::optional<size_t> {
-        ++*rounds;
-        EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
-        EXPECT_EQ(std::adjacent_find(values.begin(), values.end()), values.end());
-        for (size_t i = 0; i < values.size(); ++i) {
-          EXPECT_LE(values[i], 1000u);
-          if (values[i] >= smallest) return i;
-        }
-        return std::nullopt;
+    for (uint64_t slack : {0u, 32u}) {
+      std::vector<uint64_t> tried[3];
+      size_t rounds[3] = {0, 0, 0};
+      const auto search = [&](size_t probes) {
+        return bisect_down_batched(
+            1000, 1,
+            [&](const std::vector<uint64_t>& values) -> std::optional<size_t> {
+              ++rounds[probes];
+              EXPECT_LE(values.size(), probes);
+              EXPECT_TRUE(std::is_sorted(values.begin(), values.end()));
+              for (size_t i = 0; i < values.size(); ++i) {
+                tried[probes].push_back(values[i]);
+                if (values[i] >= smallest) return i;
+              }
+              return std::nullopt;
+            },
+            slack, probes);
       };
-    };
-    EXPECT_EQ(bisect_down_batched(1000, 1, first_failing(&rounds_1), 0, 1), smallest);
-    EXPECT_EQ(bisect_down_batched(1000, 1, first_failing(&rounds_2), 0, 2), smallest);
-    if (smallest > 1) {
-      EXPECT_LT(rounds_2, rounds_1) << smallest;
+      const uint64_t found = search(1);
+      EXPECT_EQ(search(2), found);
+      EXPECT_EQ(found, bisect_down(1000, 1, [&](uint64_t v) { return v >= smallest; }, slack));
+      if (slack == 0) {
+        EXPECT_EQ(found, smallest);
+      }
+      EXPECT_EQ(tried[2], tried[1]) << smallest;
+      EXPECT_LE(rounds[2], rounds[1]);
+      if (smallest == 1000) {
+        EXPECT_LT(rounds[2], rounds[1]) << "nothing below fails: every round takes two steps";
+      }
     }
   }
 }
@@ -189,18 +201,20 @@ TEST(Shrink, ShrinksThePaddedNegativeControlToAFewEvents) {
   std::remove(path.c_str());
 }
 
-// Two jobs: candidates two at a time, their reports taken in order, so two shrinks that end at a
-// fixpoint (not cut by the budget) end on the same run, and it fails the same property (how many
-// runs each started may differ: a child started ahead is killed once an earlier one is kept).
-TEST(Shrink, TwoJobsEndOnTheSameRunWhicheverChildFinishesFirst) {
+// Two jobs try the candidates one job tries, in the same order (a batch's reports are taken in
+// order; a search's batch is what it would probe next): two shrinks that end at a fixpoint (not
+// cut by the budget), one with each, end on the same run, failing the same property. (How many
+// runs each started may differ: a child started ahead is killed once an earlier one is kept.)
+TEST(Shrink, TwoJobsEndOnTheRunOneJobEndsOn) {
   const nlohmann::json header = padded_failing_header();
-  ShrinkResult a = shrink(header, kProperty, {500, 120, 2});
-  ShrinkResult b = shrink(header, kProperty, {500, 120, 2});
-  ASSERT_TRUE(a.reproduced && b.reproduced);
-  ASSERT_FALSE(a.budget_exhausted || b.budget_exhausted) << "a fixpoint, not a budget's cut";
-  EXPECT_EQ(a.minimal.trace->hash(), b.minimal.trace->hash());
-  EXPECT_LE(a.after.operations, 20u);
-  EXPECT_TRUE(std::any_of(a.minimal.violations.begin(), a.minimal.violations.end(), [](const auto& v) { return v.name() == kProperty; }));
+  ShrinkResult one = shrink(header, kProperty, {500, 120, 1});
+  ShrinkResult two = shrink(header, kProperty, {500, 120, 2});
+  ASSERT_TRUE(one.reproduced && two.reproduced);
+  ASSERT_FALSE(one.budget_exhausted || two.budget_exhausted) << "a fixpoint, not a budget's cut";
+  EXPECT_EQ(two.minimal.trace->hash(), one.minimal.trace->hash());
+  EXPECT_LE(two.after.operations, 20u);
+  EXPECT_TRUE(std::any_of(two.minimal.violations.begin(), two.minimal.violations.end(), [](const auto& v) { return v.name() == kProperty; }));
+  std::cout << "one job: " << one.runs << " runs, " << one.wall_s << " s; two jobs: " << two.runs << " runs, " << two.wall_s << " s\n";
 }
 
 TEST(Shrink, TimeDividedScalesEveryTimeOfTheRunTogether) {
