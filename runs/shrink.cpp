@@ -156,7 +156,10 @@ class Shrinker {
     }
     assert(runs_ <= std::max<uint64_t>(limits_.max_runs, 1) && "a candidate runs only within the budget");
     result_.budget_exhausted = exhausted();
-    if (!best_is_current_) adopt(run_uncounted(current_));  // the children's runs are gone: run the kept one again
+    if (!best_is_current_) {
+      adopt(run_uncounted(current_));  // the children's runs are gone: the kept one is run again, for its trace
+      assert(violates(best_, property_, cause_) && "the kept setting fails again: runs are deterministic");
+    }
     result_.after = size_of(best_, current_);
     result_.runs = runs_ + settle_runs_;
     result_.wall_s = elapsed_s();
@@ -173,9 +176,9 @@ class Shrinker {
     }
   }
 
-  // A candidate starts only if a run as long as the current one still fits in the time budget
-  // (two for a planted bug's shrink: its last setting is run once more with the bug off).
-  // A kept candidate is run once more at the end, for its trace.
+  // A candidate starts only if a run as long as the current one still fits in the time budget,
+  // with room for the setting kept last to run once more for its trace (and once with the bug
+  // off, for a planted bug's shrink).
   bool exhausted() const {
     const double reserved_s = best_run_s_ * (planted::enabled() ? 3 : 2);
     return runs_ >= limits_.max_runs || elapsed_s() + reserved_s > limits_.time_budget_s;
